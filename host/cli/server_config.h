@@ -1,0 +1,41 @@
+// server_config.h — the validated configuration of one server process (spec §2.7 ServerConfig).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/json.h"
+
+namespace vc::cli {
+
+enum class Transport { stdio, http };
+
+struct ServerConfig {
+  Transport transport = Transport::stdio;
+  std::string host = "127.0.0.1";
+  uint16_t port = 8435;
+  int64_t session_timeout_s = 300;
+  int64_t default_timeout_s = 120;
+  uint64_t output_limit = 2097152;
+  std::string shell = "/bin/bash";
+  bool network_access = true;
+  bool desktop_environment = false;
+  std::string computer_id = "virtual-computer";
+  std::string workspace_directory = "/workspace";
+  std::optional<std::string> tool_instruction_override;
+  std::optional<std::string> extended_tool_instruction;
+  std::optional<std::string> auth_token;
+  bool allow_unauthenticated_http = false;
+
+  std::string backend = "docker";  // name or path of the backend plugin
+  std::vector<std::filesystem::path> plugin_dirs;
+  Json backend_options = Json::object();  // {"<option>": value} as declared
+
+  std::string log_level = "info";
+  std::optional<std::filesystem::path> log_file;
+};
+
+}  // namespace vc::cli

@@ -1,0 +1,64 @@
+// computer_registry.h — the one configured computer of this server: lazy acquisition, command
+// execution, and watching for its unexpected death.
+//
+// Acquisition: the first call that needs the computer validates the backend (once), then
+// attaches to an existing computer or, when there is none, ensures the image and creates one.
+// Concurrent first calls share one acquisition, so exactly one computer is created; a failed
+// acquisition is forgotten, so the next call retries. After acquisition a death watch runs
+// (backend wait_for_death); when it fires, every later call fails with
+// "Sandbox <sandbox id> died during command execution" style messages and the death handler runs.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/cancellable.h"
+#include "common/failure.h"
+#include "computers/computer_types.h"
+#include "plugins/backend.h"
+
+namespace vc::computers {
+
+struct RegistrySettings {
+  std::string computer_id;  // slug-validated already
+  bool network_access = true;
+  bool desktop_environment = false;
+  std::string shell = "/bin/bash";
+  std::string workspace_directory = "/workspace";
+};
+
+// progress in [0, total]; total absent when unknown.
+using ProgressFn =
+    std::function<void(double progress, std::optional<double> total, const std::string& message)>;
+
+class ComputerRegistry {
+ public:
+  ComputerRegistry(std::shared_ptr<plugins::Backend> backend, RegistrySettings settings);
+  ~ComputerRegistry();
+
+  const RegistrySettings& settings() const;
+
+  // [loop-thread] The configured computer, acquiring it if needed. `progress` may be empty.
+  CancelHandle acquire(ProgressFn progress, std::function<void(Expected<ComputerInfo>)> done);
+
+  // [loop-thread] Acquires if needed, then runs the command. Cancelling kills the command.
+  CancelHandle execute(ExecRequest request, ProgressFn progress,
+                       std::function<void(Expected<ExecResult>)> done);
+
+  // [loop-thread] The last known state of the computer, if it has been acquired.
+  std::optional<ComputerInfo> current() const;
+
+  // [loop-thread] Called once if the computer dies unexpectedly after acquisition.
+  void set_death_handler(std::function<void(const std::string& message)> handler);
+
+  // [loop-thread] Stops the death watch and cancels pending work. Computers keep running.
+  void shutdown();
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace vc::computers

@@ -1,0 +1,49 @@
+// computer_types.h — the domain types of the computers room (the original's backends/base.py).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/json.h"
+
+namespace vc::computers {
+
+// One command to run on the computer. Exactly one of `command` / `args` is set.
+struct ExecRequest {
+  std::optional<std::string> command;  // run as <shell> -c <command>
+  std::vector<std::string> args;       // run directly, no shell
+  std::string stdin_data;              // empty => the command sees EOF
+  std::optional<std::string> working_directory;  // absolute; absent => the computer's workdir
+  int64_t timeout_s = 120;
+  uint64_t output_limit = 2097152;  // combined stdout+stderr bytes
+};
+
+enum class ExecOutcome { exited, timed_out, output_limit_exceeded };
+
+struct ExecResult {
+  std::string stdout_bytes;  // raw bytes (not yet UTF-8 decoded)
+  std::string stderr_bytes;
+  int exit_code = 0;
+  ExecOutcome outcome = ExecOutcome::exited;
+  int64_t duration_ms = 0;
+};
+
+// A computer as the backend reports it (the SDK's computer_info schema).
+struct ComputerInfo {
+  std::string computer_id;
+  std::string sandbox_id;
+  std::string state;  // "running", "stopped", ...
+  bool temporary = false;
+  std::optional<std::string> image;
+  std::optional<std::string> created_at;
+  bool network_access = true;
+  bool desktop_environment = false;
+  std::optional<std::string> desktop_url;
+
+  static ComputerInfo from_json(const Json& doc);
+  Json to_json() const;
+};
+
+}  // namespace vc::computers

@@ -1,0 +1,73 @@
+// tool.h — what a tool is to the MCP session: a definition for tools/list and a call handler.
+//
+// The session validates `arguments` against the tool's input schema before calling it
+// (a violation becomes an isError result "Input validation error: ..."), so a tool sees only
+// well-typed arguments. A tool never talks to a plugin: it goes through the computers room.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/json.h"
+
+namespace vc::mcp {
+
+struct ToolDefinition {
+  std::string name;
+  std::optional<std::string> title;
+  std::string description;
+  Json input_schema;   // a JSON Schema object
+  Json output_schema;  // null when absent
+  Json annotations;    // null when absent
+  Json meta;           // "_meta"; null when absent
+
+  Json to_json() const;  // the Tool object of tools/list
+};
+
+// A CallToolResult.
+struct ToolResult {
+  Json content = Json::array();
+  Json structured_content;  // null when absent
+  bool is_error = false;
+
+  // content = [{"type":"text","text": <payload as JSON text>}], structuredContent = payload.
+  // The text is serialised as the original's json.dumps did: ", " and ": " separators,
+  // non-ASCII escaped as \uXXXX, keys in insertion order.
+  static ToolResult from_payload(const Json& payload, bool is_error);
+  static ToolResult error_text(const std::string& text);  // isError, text content only
+  Json to_json() const;
+};
+
+// MCP log levels (RFC 5424 names), least to most severe.
+enum class LogLevel { debug, info, notice, warning, error, critical, alert, emergency };
+
+// One tools/call in flight. [loop-thread] for every member.
+class ToolCall {
+ public:
+  virtual ~ToolCall() = default;
+  virtual const Json& arguments() const = 0;
+  // Sends notifications/progress if the request carried a progressToken; otherwise nothing.
+  // Values must increase; a non-increasing value is dropped.
+  virtual void report_progress(double progress, std::optional<double> total,
+                               const std::string& message) = 0;
+  // notifications/message, if at or above the client's logging/setLevel threshold.
+  virtual void log(LogLevel level, const Json& data) = 0;
+  // Runs `handler` when the client cancels this request (notifications/cancelled) or the
+  // server shuts down. Replaces an earlier handler.
+  virtual void on_cancel(std::function<void()> handler) = 0;
+  virtual bool cancelled() const = 0;
+  // Delivers the result. Exactly once; later calls are ignored. After cancellation the result
+  // is not sent to the client (the spec says not to answer a cancelled request).
+  virtual void finish(ToolResult result) = 0;
+};
+
+class Tool {
+ public:
+  virtual ~Tool() = default;
+  virtual const ToolDefinition& definition() const = 0;
+  virtual void call(std::shared_ptr<ToolCall> call) = 0;
+};
+
+}  // namespace vc::mcp

@@ -1,0 +1,84 @@
+// backend.h — the host side of the ABI: one backend instance created from a PluginModule.
+//
+// Every plugin operation is started here, on the loop thread, and its emits and completion are
+// marshalled back onto the loop (a mutex-protected queue drained by one uv_async_t, because
+// uv_async_send coalesces wake-ups). Callers never see plugin threads: every callback below
+// runs on the loop thread, on a later loop turn than the call that started the op.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "common/json.h"
+#include <uv.h>
+
+#include "common/cancellable.h"
+#include "common/failure.h"
+#include "plugins/plugin_module.h"
+
+namespace vc::plugins {
+
+enum class Operation {
+  validate,
+  ensure_image,
+  create,
+  attach,
+  list,
+  restart,
+  remove,
+  factory_reset,
+  set_network_access,
+  get_desktop_environment,
+  set_desktop_environment,
+  exec,
+  wait_for_death,
+  tool_instructions,
+};
+
+// "validate", "ensure_image", ... (the names used in the SDK's schema files).
+const char* operation_name(Operation op);
+
+struct OpCallbacks {
+  // [loop-thread] One stream chunk (VC_STREAM_STDOUT / STDERR / PROGRESS), in emit order.
+  std::function<void(vc_stream stream, std::string_view bytes)> on_emit;
+  // [loop-thread] Exactly once. On success the value is the result document.
+  std::function<void(Expected<Json> result)> on_complete;
+  // Combined stdout+stderr bytes after which emit() answers VC_NOTE_TRUNCATED; 0 = no limit.
+  uint64_t output_limit = 0;
+};
+
+class Backend {
+ public:
+  // [loop-thread] Creates the instance: calls the descriptor's create_backend with
+  // {"options": options} and a host-services table whose state_dir is
+  // `state_dir` (created if missing). Failure carries the plugin's message.
+  static Expected<std::shared_ptr<Backend>> create(uv_loop_t* loop,
+                                                   std::shared_ptr<PluginModule> module,
+                                                   const Json& options,
+                                                   const std::filesystem::path& state_dir);
+
+  virtual ~Backend() = default;
+
+  virtual const PluginInfo& info() const = 0;
+
+  // [loop-thread] Starts `op`. Always reports through callbacks.on_complete exactly once, also
+  // when the plugin rejects the op synchronously or leaves the slot NULL (VC_E_UNSUPPORTED,
+  // "The <name> backend does not support <op>."). `stdin_bytes` is only used by exec.
+  // The returned handle cancels the op (ops->cancel + is_cancelled).
+  virtual CancelHandle start(Operation op, const Json& request, OpCallbacks callbacks,
+                             std::string_view stdin_bytes = {}) = 0;
+
+  // [loop-thread] Number of started ops not yet completed.
+  virtual size_t pending_ops() const = 0;
+
+  // [loop-thread] Shutdown: cancels every pending op, waits (running the loop) until all have
+  // completed or `deadline_ms` passed, then destroys the instance (skipped, with a log line,
+  // if ops are still pending: leaking beats calling into live plugin threads) and closes its
+  // uv handles. `done` runs on the loop thread afterwards.
+  virtual void shutdown(uint64_t deadline_ms, std::function<void()> done) = 0;
+};
+
+}  // namespace vc::plugins

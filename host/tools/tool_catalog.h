@@ -1,0 +1,22 @@
+// tool_catalog.h — the tools this server exposes, in tools/list order.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/server_config.h"
+#include "computers/computer_registry.h"
+#include "mcp/tool.h"
+
+namespace vc::tools {
+
+struct CatalogContext {
+  const cli::ServerConfig* config = nullptr;
+  computers::ComputerRegistry* registry = nullptr;  // outlives every tool
+  std::string terminal_execute_description;         // from assemble_tool_description()
+};
+
+std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& context);
+
+}  // namespace vc::tools
