@@ -7,6 +7,12 @@
 // acquisition is forgotten, so the next call retries. After acquisition a death watch runs
 // (backend wait_for_death); when it fires, every later call fails with
 // "Sandbox <sandbox id> died during command execution" style messages and the death handler runs.
+//
+// Completion callbacks (`done`) run exactly once. acquire() answers before it returns when no
+// backend work is needed (the computer is already acquired or dead, or the registry was shut
+// down); otherwise, and for every command, `done` runs on a later loop turn. Cancelling a
+// returned handle completes its `done` with VC_E_CANCELLED: at once while waiting for the
+// computer, and once the backend has stopped the command while one runs.
 #pragma once
 
 #include <functional>
@@ -36,11 +42,15 @@ using ProgressFn =
 class ComputerRegistry {
  public:
   ComputerRegistry(std::shared_ptr<plugins::Backend> backend, RegistrySettings settings);
+  // Shuts down (see shutdown()).
   ~ComputerRegistry();
+  ComputerRegistry(const ComputerRegistry&) = delete;
+  ComputerRegistry& operator=(const ComputerRegistry&) = delete;
 
   const RegistrySettings& settings() const;
 
   // [loop-thread] The configured computer, acquiring it if needed. `progress` may be empty.
+  // Cancelling stops this caller's wait; an acquisition other callers share goes on.
   CancelHandle acquire(ProgressFn progress, std::function<void(Expected<ComputerInfo>)> done);
 
   // [loop-thread] Acquires if needed, then runs the command. Cancelling kills the command.
@@ -54,6 +64,7 @@ class ComputerRegistry {
   void set_death_handler(std::function<void(const std::string& message)> handler);
 
   // [loop-thread] Stops the death watch and cancels pending work. Computers keep running.
+  // Idempotent; later acquire()/execute() calls fail with VC_E_CANCELLED.
   void shutdown();
 
  private:

@@ -22,14 +22,6 @@ struct ExecRequest {
 
 enum class ExecOutcome { exited, timed_out, output_limit_exceeded };
 
-struct ExecResult {
-  std::string stdout_bytes;  // raw bytes (not yet UTF-8 decoded)
-  std::string stderr_bytes;
-  int exit_code = 0;
-  ExecOutcome outcome = ExecOutcome::exited;
-  int64_t duration_ms = 0;
-};
-
 // A computer as the backend reports it (the SDK's computer_info schema).
 struct ComputerInfo {
   std::string computer_id;
@@ -42,8 +34,23 @@ struct ComputerInfo {
   bool desktop_environment = false;
   std::optional<std::string> desktop_url;
 
+  // Reads a computer info document. Unknown fields are ignored; absent or null optional fields
+  // keep their defaults. Throws std::invalid_argument naming the field when the document is not
+  // an object, "computer_id" is missing, or a field has the wrong JSON type.
   static ComputerInfo from_json(const Json& doc);
+  // All fields, in declaration order; absent optionals are null.
   Json to_json() const;
+};
+
+struct ExecResult {
+  std::string stdout_bytes;  // raw bytes (not yet UTF-8 decoded)
+  std::string stderr_bytes;
+  int exit_code = 0;
+  ExecOutcome outcome = ExecOutcome::exited;
+  int64_t duration_ms = 0;
+  // The computer the command ran on, as last known when the command finished (its live
+  // network and desktop state go into the tool result).
+  ComputerInfo computer;
 };
 
 }  // namespace vc::computers

@@ -1,0 +1,81 @@
+// computer_types.cpp — reading and writing computer info documents.
+#include "computers/computer_types.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace vc::computers {
+namespace {
+
+// The field's value, or nullptr when it is absent or null (both mean "not reported").
+const Json* reported(const Json& doc, const char* name) {
+  auto it = doc.find(name);
+  if (it == doc.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+[[noreturn]] void wrong_type(const char* name, const char* expected) {
+  throw std::invalid_argument(std::string("computer info field \"") + name + "\" must be " +
+                              expected);
+}
+
+void read_string(const Json& doc, const char* name, std::string& out) {
+  const Json* value = reported(doc, name);
+  if (value == nullptr) return;
+  if (!value->is_string()) wrong_type(name, "a string");
+  out = value->get<std::string>();
+}
+
+void read_optional_string(const Json& doc, const char* name, std::optional<std::string>& out) {
+  const Json* value = reported(doc, name);
+  if (value == nullptr) return;
+  if (!value->is_string()) wrong_type(name, "a string or null");
+  out = value->get<std::string>();
+}
+
+void read_bool(const Json& doc, const char* name, bool& out) {
+  const Json* value = reported(doc, name);
+  if (value == nullptr) return;
+  if (!value->is_boolean()) wrong_type(name, "a boolean");
+  out = value->get<bool>();
+}
+
+Json optional_to_json(const std::optional<std::string>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+}  // namespace
+
+ComputerInfo ComputerInfo::from_json(const Json& doc) {
+  if (!doc.is_object()) throw std::invalid_argument("computer info must be a JSON object");
+  if (reported(doc, "computer_id") == nullptr) {
+    throw std::invalid_argument("computer info lacks \"computer_id\"");
+  }
+  ComputerInfo info;
+  read_string(doc, "computer_id", info.computer_id);
+  read_string(doc, "sandbox_id", info.sandbox_id);
+  read_string(doc, "state", info.state);
+  read_bool(doc, "temporary", info.temporary);
+  read_optional_string(doc, "image", info.image);
+  read_optional_string(doc, "created_at", info.created_at);
+  read_bool(doc, "network_access", info.network_access);
+  read_bool(doc, "desktop_environment", info.desktop_environment);
+  read_optional_string(doc, "desktop_url", info.desktop_url);
+  return info;
+}
+
+Json ComputerInfo::to_json() const {
+  Json doc = Json::object();
+  doc["computer_id"] = computer_id;
+  doc["sandbox_id"] = sandbox_id;
+  doc["state"] = state;
+  doc["temporary"] = temporary;
+  doc["image"] = optional_to_json(image);
+  doc["created_at"] = optional_to_json(created_at);
+  doc["network_access"] = network_access;
+  doc["desktop_environment"] = desktop_environment;
+  doc["desktop_url"] = optional_to_json(desktop_url);
+  return doc;
+}
+
+}  // namespace vc::computers

@@ -1,0 +1,24 @@
+// death_watch.h — noticing that the computer stopped without being asked to.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "common/cancellable.h"
+#include "plugins/backend.h"
+
+namespace vc::computers {
+
+// [loop-thread] Starts the backend's wait_for_death for `computer_id`. `on_death(reason)` runs
+// at most once, when the backend reports that the computer stopped unexpectedly. A cancelled
+// watch, a backend without wait_for_death (logged at debug) and a failed watch (logged as a
+// warning) are not deaths: the watch just ends.
+CancelHandle watch_for_death(plugins::Backend& backend, const std::string& computer_id,
+                             std::function<void(const std::string& reason)> on_death);
+
+// "Sandbox <first 12 characters of the sandbox id> died during command execution" — the
+// original's wording, which clients and tests match on "died".
+std::string died_message(std::string_view sandbox_id);
+
+}  // namespace vc::computers

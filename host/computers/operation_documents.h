@@ -1,0 +1,52 @@
+// operation_documents.h — the JSON documents the registry exchanges with a backend, built and
+// read in one place (their schemas: the SDK's <op>.request.json / <op>.result.json).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/failure.h"
+#include "common/json.h"
+#include "computers/computer_registry.h"
+#include "computers/computer_types.h"
+
+namespace vc::computers {
+
+// attach: {"computer_id","network_access","desktop_environment","shell"}.
+Json attach_request(const RegistrySettings& settings);
+
+// create: {"computer_id","temporary":false,"network_access","desktop_environment",
+// "workspace_directory","shell"}. This server's computer is always persistent.
+Json create_request(const RegistrySettings& settings);
+
+// {"computer_id"}: wait_for_death and the other single-computer operations.
+Json computer_request(const std::string& computer_id);
+
+// exec: {"computer_id", "command"+"shell" | "argv", "working_directory"?, "timeout_ms",
+// "output_limit"}. A timeout too large for milliseconds saturates instead of overflowing.
+Json exec_request(const std::string& computer_id, const std::string& shell,
+                  const ExecRequest& request);
+
+// A computer info result; a malformed one is a Failure naming the bad field.
+Expected<ComputerInfo> read_computer_info(const Json& result);
+
+// What the exec result document says about the finished command.
+struct ExecCompletion {
+  int exit_code = 0;
+  ExecOutcome outcome = ExecOutcome::exited;
+  std::optional<int64_t> duration_ms;  // absent when the backend did not measure it
+};
+Expected<ExecCompletion> read_exec_result(const Json& result);
+
+// One VC_STREAM_PROGRESS event: {"progress":n,"total":n?,"message":s?}.
+struct ProgressEvent {
+  double progress = 0;
+  std::optional<double> total;
+  std::string message;
+};
+// nullopt for anything that is not such an event (progress is advisory: a bad one is dropped).
+std::optional<ProgressEvent> read_progress_event(std::string_view bytes);
+
+}  // namespace vc::computers

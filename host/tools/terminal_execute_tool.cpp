@@ -1,0 +1,74 @@
+// terminal_execute_tool.cpp — from tools/call arguments to a command result.
+#include "tools/terminal_execute_tool.h"
+
+#include <utility>
+
+#include "tools/terminal_execute_arguments.h"
+#include "tools/terminal_execute_definition.h"
+#include "tools/terminal_execute_payload.h"
+
+namespace vc::tools {
+namespace {
+
+mcp::ToolResult error_result(const TerminalExecuteSettings& settings, const std::string& message) {
+  return mcp::ToolResult::from_payload(
+      terminal_error_payload(settings.computer_id, settings.desktop_environment, message),
+      /*is_error=*/true);
+}
+
+// Progress of the computer's acquisition (image pulls and builds) goes to the client. Held
+// weakly: a call the session has dropped needs no progress.
+computers::ProgressFn progress_reporter(const std::shared_ptr<mcp::ToolCall>& call) {
+  std::weak_ptr<mcp::ToolCall> weak_call = call;
+  return [weak_call](double progress, std::optional<double> total, const std::string& message) {
+    if (auto live_call = weak_call.lock()) live_call->report_progress(progress, total, message);
+  };
+}
+
+}  // namespace
+
+TerminalExecuteTool::TerminalExecuteTool(TerminalExecuteSettings settings,
+                                         computers::ComputerRegistry& registry,
+                                         std::string description)
+    : settings_(std::make_shared<const TerminalExecuteSettings>(std::move(settings))),
+      registry_(registry),
+      definition_(terminal_execute_definition(std::move(description))) {}
+
+const mcp::ToolDefinition& TerminalExecuteTool::definition() const { return definition_; }
+
+void TerminalExecuteTool::call(std::shared_ptr<mcp::ToolCall> call) {
+  auto request = read_terminal_execute_arguments(call->arguments(), settings_->default_timeout_s,
+                                                 settings_->output_limit);
+  if (!request.ok()) {
+    call->finish(error_result(*settings_, request.failure().message));
+    return;
+  }
+  // The completion may outlive this tool object, so it holds only what it needs.
+  auto on_done = [settings = settings_, call,
+                  command = request.value()](Expected<computers::ExecResult> result) {
+    if (!result.ok()) {
+      call->finish(error_result(*settings, result.failure().message));
+      return;
+    }
+    call->finish(mcp::ToolResult::from_payload(terminal_success_payload(result.value(), command),
+                                               /*is_error=*/false));
+  };
+  CancelHandle running =
+      registry_.execute(std::move(request).value(), progress_reporter(call), std::move(on_done));
+  std::weak_ptr<Cancellable> weak_running = running;
+  call->on_cancel([weak_running] {
+    if (auto live = weak_running.lock()) live->cancel();
+  });
+}
+
+std::unique_ptr<mcp::Tool> make_terminal_execute_tool(const CatalogContext& context) {
+  TerminalExecuteSettings settings;
+  settings.computer_id = context.config->computer_id;
+  settings.desktop_environment = context.config->desktop_environment;
+  settings.default_timeout_s = context.config->default_timeout_s;
+  settings.output_limit = context.config->output_limit;
+  return std::make_unique<TerminalExecuteTool>(std::move(settings), *context.registry,
+                                               context.terminal_execute_description);
+}
+
+}  // namespace vc::tools

@@ -1,0 +1,44 @@
+// terminal_execute_tool.h — the terminal_execute tool: run one command on the computer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "computers/computer_registry.h"
+#include "mcp/tool.h"
+#include "tools/tool_catalog.h"
+
+namespace vc::tools {
+
+// The server configuration terminal_execute needs, copied so a call never reads the config.
+struct TerminalExecuteSettings {
+  std::string computer_id;           // reported in error payloads
+  bool desktop_environment = false;  // reported in error payloads
+  int64_t default_timeout_s = 120;
+  uint64_t output_limit = 2097152;
+};
+
+class TerminalExecuteTool : public mcp::Tool {
+ public:
+  // `registry` must outlive the tool.
+  TerminalExecuteTool(TerminalExecuteSettings settings, computers::ComputerRegistry& registry,
+                      std::string description);
+
+  const mcp::ToolDefinition& definition() const override;
+
+  // [loop-thread] Validates the arguments, then runs the command through the registry
+  // (acquiring the computer on first use, with its progress forwarded to the client).
+  // Invalid input, a computer that cannot be acquired and a dead computer are isError
+  // results; a non-zero exit, a timeout and an output overflow are not.
+  void call(std::shared_ptr<mcp::ToolCall> call) override;
+
+ private:
+  std::shared_ptr<const TerminalExecuteSettings> settings_;
+  computers::ComputerRegistry& registry_;
+  mcp::ToolDefinition definition_;
+};
+
+std::unique_ptr<mcp::Tool> make_terminal_execute_tool(const CatalogContext& context);
+
+}  // namespace vc::tools

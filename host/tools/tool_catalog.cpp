@@ -1,0 +1,14 @@
+// tool_catalog.cpp — the exposed tools, in tools/list order. One line per tool.
+#include "tools/tool_catalog.h"
+
+#include "tools/terminal_execute_tool.h"
+
+namespace vc::tools {
+
+std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& context) {
+  std::vector<std::unique_ptr<mcp::Tool>> tools;
+  tools.push_back(make_terminal_execute_tool(context));
+  return tools;
+}
+
+}  // namespace vc::tools

@@ -1,0 +1,535 @@
+// Tests of ComputerRegistry: lazy acquisition, shared first acquisition, retries, exec
+// requests and results, the death watch, cancellation and shutdown.
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <vc-backend-1/vc_status.h>
+
+#include "computers/computer_registry.h"
+#include "computers_fake_backend.h"
+
+namespace vc::computers {
+namespace {
+
+using plugins::Operation;
+using test_support::exec_result;
+using test_support::fake_computer_info;
+using test_support::FakeReply;
+
+// Records what a `done` callback received (and how often).
+template <class T>
+struct Outcome {
+  int calls = 0;
+  std::optional<Expected<T>> value;
+
+  std::function<void(Expected<T>)> callback() {
+    return [this](Expected<T> result) {
+      ++calls;
+      value = std::move(result);
+    };
+  }
+  bool ok() const { return value && value->ok(); }
+  const Failure& failure() const { return value->failure(); }
+};
+
+struct ProgressRecord {
+  double progress;
+  std::optional<double> total;
+  std::string message;
+};
+
+class RegistryTest : public test_support::FakeBackendTest {
+ protected:
+  void SetUp() override {
+    FakeBackendTest::SetUp();
+    settings_.computer_id = test_support::kFakeComputerId;
+    settings_.network_access = false;
+    settings_.desktop_environment = true;
+    settings_.shell = "/bin/sh";
+    settings_.workspace_directory = "/home/work";
+    registry_ = std::make_unique<ComputerRegistry>(backend_, settings_);
+  }
+
+  void release_users() override { registry_.reset(); }
+
+  ExecRequest shell_command(const std::string& command) {
+    ExecRequest request;
+    request.command = command;
+    request.timeout_s = 30;
+    request.output_limit = 1000;
+    return request;
+  }
+
+  std::vector<Operation> started_kinds() const {
+    std::vector<Operation> kinds;
+    for (const auto& op : backend_->all_started()) kinds.push_back(op->op);
+    return kinds;
+  }
+
+  RegistrySettings settings_;
+  std::unique_ptr<ComputerRegistry> registry_;
+};
+
+TEST_F(RegistryTest, DoesNothingBeforeFirstUse) {
+  run();
+  EXPECT_TRUE(backend_->all_started().empty());
+  EXPECT_FALSE(registry_->current().has_value());
+}
+
+TEST_F(RegistryTest, AttachesToAnExistingComputerWithoutCreating) {
+  backend_->script(Operation::attach, FakeReply::ok(fake_computer_info()));
+  Outcome<ComputerInfo> outcome;
+  registry_->acquire({}, outcome.callback());
+  EXPECT_EQ(outcome.calls, 0) << "the answer must come from the loop, not from acquire()";
+  run();
+
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_EQ(outcome.value->value().sandbox_id, test_support::kFakeSandboxId);
+  EXPECT_EQ(started_kinds(), (std::vector<Operation>{Operation::validate, Operation::attach,
+                                                     Operation::wait_for_death}));
+  EXPECT_EQ(backend_->started(Operation::attach)[0]->request.dump(),
+            R"({"computer_id":"test-computer","network_access":false,)"
+            R"("desktop_environment":true,"shell":"/bin/sh"})");
+  ASSERT_TRUE(registry_->current().has_value());
+  EXPECT_EQ(registry_->current()->computer_id, "test-computer");
+}
+
+TEST_F(RegistryTest, CreatesAfterEnsuringTheImageWhenNoComputerExists) {
+  Outcome<ComputerInfo> outcome;
+  registry_->acquire({}, outcome.callback());
+  run();
+
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_EQ(started_kinds(),
+            (std::vector<Operation>{Operation::validate, Operation::attach, Operation::ensure_image,
+                                    Operation::create, Operation::wait_for_death}));
+  EXPECT_EQ(backend_->started(Operation::ensure_image)[0]->request, Json::object());
+  EXPECT_EQ(backend_->started(Operation::create)[0]->request.dump(),
+            R"({"computer_id":"test-computer","temporary":false,"network_access":false,)"
+            R"("desktop_environment":true,"workspace_directory":"/home/work","shell":"/bin/sh"})");
+}
+
+TEST_F(RegistryTest, AnAcquiredComputerIsReusedWithoutBackendWork) {
+  Outcome<ComputerInfo> first;
+  registry_->acquire({}, first.callback());
+  run();
+  size_t ops_after_first = backend_->all_started().size();
+
+  Outcome<ComputerInfo> second;
+  registry_->acquire({}, second.callback());
+  EXPECT_EQ(second.calls, 1);
+  EXPECT_TRUE(second.ok());
+  EXPECT_EQ(backend_->all_started().size(), ops_after_first);
+}
+
+TEST_F(RegistryTest, ConcurrentFirstCallsShareOneAcquisition) {
+  Outcome<ComputerInfo> first;
+  Outcome<ComputerInfo> second;
+  Outcome<ExecResult> third;
+  registry_->acquire({}, first.callback());
+  registry_->acquire({}, second.callback());
+  registry_->execute(shell_command("true"), {}, third.callback());
+  run();
+
+  EXPECT_TRUE(first.ok());
+  EXPECT_TRUE(second.ok());
+  EXPECT_TRUE(third.ok());
+  EXPECT_EQ(backend_->count(Operation::validate), 1U);
+  EXPECT_EQ(backend_->count(Operation::attach), 1U);
+  EXPECT_EQ(backend_->count(Operation::create), 1U);
+  EXPECT_EQ(backend_->count(Operation::wait_for_death), 1U);
+}
+
+TEST_F(RegistryTest, AFailedCreateFailsEveryWaiterAndIsRetriedByTheNextCall) {
+  backend_->script(Operation::create,
+                   FakeReply::fail(VC_E_FAILED, "Failed to pull image 'fake:latest'."));
+  Outcome<ComputerInfo> first;
+  Outcome<ExecResult> second;
+  registry_->acquire({}, first.callback());
+  registry_->execute(shell_command("true"), {}, second.callback());
+  run();
+  ASSERT_EQ(first.calls, 1);
+  ASSERT_EQ(second.calls, 1);
+  EXPECT_EQ(first.failure().message, "Failed to pull image 'fake:latest'.");
+  EXPECT_EQ(second.failure().message, "Failed to pull image 'fake:latest'.");
+  EXPECT_FALSE(registry_->current().has_value());
+  EXPECT_EQ(backend_->count(Operation::exec), 0U);
+
+  Outcome<ComputerInfo> retry;
+  registry_->acquire({}, retry.callback());
+  run();
+  EXPECT_TRUE(retry.ok());
+  EXPECT_EQ(backend_->count(Operation::create), 2U);
+  EXPECT_EQ(backend_->count(Operation::attach), 2U);
+  EXPECT_EQ(backend_->count(Operation::validate), 1U) << "a validated backend is not re-validated";
+}
+
+TEST_F(RegistryTest, AValidationFailurePassesThePluginMessageAndIsRetried) {
+  const std::string message = "Cannot connect to docker. Is the docker daemon running?";
+  backend_->script(Operation::validate, FakeReply::fail(VC_E_UNAVAILABLE, message));
+  Outcome<ComputerInfo> first;
+  registry_->acquire({}, first.callback());
+  run();
+  ASSERT_FALSE(first.ok());
+  EXPECT_EQ(first.failure().status, VC_E_UNAVAILABLE);
+  EXPECT_EQ(first.failure().message, message);
+  EXPECT_EQ(backend_->count(Operation::attach), 0U);
+
+  Outcome<ComputerInfo> retry;
+  registry_->acquire({}, retry.callback());
+  run();
+  EXPECT_TRUE(retry.ok());
+  EXPECT_EQ(backend_->count(Operation::validate), 2U);
+}
+
+TEST_F(RegistryTest, AnAttachFailureOtherThanNotFoundDoesNotCreate) {
+  backend_->script(Operation::attach, FakeReply::fail(VC_E_PERMISSION, "Permission denied."));
+  Outcome<ComputerInfo> outcome;
+  registry_->acquire({}, outcome.callback());
+  run();
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.failure().message, "Permission denied.");
+  EXPECT_EQ(backend_->count(Operation::create), 0U);
+}
+
+TEST_F(RegistryTest, AComputerWithAnotherIdIsRefused) {
+  backend_->script(Operation::attach, FakeReply::ok(fake_computer_info("someone-else")));
+  Outcome<ComputerInfo> outcome;
+  registry_->acquire({}, outcome.callback());
+  run();
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.failure().message.find("'someone-else'"), std::string::npos);
+  EXPECT_FALSE(registry_->current().has_value());
+}
+
+TEST_F(RegistryTest, AMalformedComputerDescriptionIsAFailure) {
+  Json info = fake_computer_info();
+  info["network_access"] = "yes";
+  backend_->script(Operation::attach, FakeReply::ok(info));
+  Outcome<ComputerInfo> outcome;
+  registry_->acquire({}, outcome.callback());
+  run();
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.failure().message.find("network_access"), std::string::npos);
+}
+
+TEST_F(RegistryTest, ImageProgressReachesEveryWaiter) {
+  backend_->script(
+      Operation::ensure_image,
+      FakeReply::ok(Json{{"image", "fake:latest"}, {"action", "pulled"}},
+                    {{VC_STREAM_PROGRESS, R"({"progress":1,"total":4,"message":"Pulling"})"},
+                     {VC_STREAM_PROGRESS, "not json"},
+                     {VC_STREAM_PROGRESS, R"({"progress":2.5})"}}));
+  std::vector<ProgressRecord> first_progress;
+  std::vector<ProgressRecord> second_progress;
+  auto recorder = [](std::vector<ProgressRecord>& into) {
+    return [&into](double progress, std::optional<double> total, const std::string& message) {
+      into.push_back({progress, total, message});
+    };
+  };
+  Outcome<ComputerInfo> first;
+  Outcome<ExecResult> second;
+  registry_->acquire(recorder(first_progress), first.callback());
+  registry_->execute(shell_command("true"), recorder(second_progress), second.callback());
+  run();
+
+  EXPECT_TRUE(first.ok());
+  EXPECT_TRUE(second.ok());
+  for (const auto* progress : {&first_progress, &second_progress}) {
+    ASSERT_EQ(progress->size(), 2U);
+    EXPECT_EQ((*progress)[0].progress, 1.0);
+    EXPECT_EQ((*progress)[0].total, 4.0);
+    EXPECT_EQ((*progress)[0].message, "Pulling");
+    EXPECT_EQ((*progress)[1].progress, 2.5);
+    EXPECT_FALSE((*progress)[1].total.has_value());
+  }
+}
+
+TEST_F(RegistryTest, ExecuteSendsTheShellCommandRequestAndGathersOutput) {
+  backend_->script(Operation::exec,
+                   FakeReply::ok(exec_result(3, "exited", 42), {{VC_STREAM_STDOUT, "hel"},
+                                                                {VC_STREAM_STDERR, "oops"},
+                                                                {VC_STREAM_STDOUT, "lo"}}));
+  ExecRequest request = shell_command("echo hello");
+  request.stdin_data = "input bytes";
+  Outcome<ExecResult> outcome;
+  registry_->execute(request, {}, outcome.callback());
+  run();
+
+  ASSERT_TRUE(outcome.ok());
+  const ExecResult& result = outcome.value->value();
+  EXPECT_EQ(result.stdout_bytes, "hello");
+  EXPECT_EQ(result.stderr_bytes, "oops");
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_EQ(result.outcome, ExecOutcome::exited);
+  EXPECT_EQ(result.duration_ms, 42);
+  EXPECT_EQ(result.computer.computer_id, "test-computer");
+
+  auto exec = backend_->started(Operation::exec).at(0);
+  EXPECT_EQ(exec->request.dump(),
+            R"({"computer_id":"test-computer","command":"echo hello","shell":"/bin/sh",)"
+            R"("timeout_ms":30000,"output_limit":1000})");
+  EXPECT_EQ(exec->stdin_bytes, "input bytes");
+}
+
+TEST_F(RegistryTest, ExecuteSendsArgvAndTheWorkingDirectory) {
+  backend_->script(Operation::exec, FakeReply::held());
+  ExecRequest request;
+  request.args = {"ls", "-l", ""};
+  request.working_directory = "/tmp";
+  request.timeout_s = 5;
+  request.output_limit = 77;
+  Outcome<ExecResult> outcome;
+  registry_->execute(request, {}, outcome.callback());
+  run();
+
+  auto exec = backend_->started(Operation::exec).at(0);
+  EXPECT_EQ(exec->request.dump(),
+            R"({"computer_id":"test-computer","argv":["ls","-l",""],"working_directory":"/tmp",)"
+            R"("timeout_ms":5000,"output_limit":77})");
+  EXPECT_EQ(exec->callbacks.output_limit, 77U);
+  EXPECT_TRUE(exec->stdin_bytes.empty());
+  backend_->resolve(exec, FakeReply::ok(exec_result(0)));
+  run();
+  EXPECT_TRUE(outcome.ok());
+}
+
+TEST_F(RegistryTest, AHugeTimeoutSaturatesInsteadOfOverflowing) {
+  ExecRequest request = shell_command("sleep 1");
+  request.timeout_s = std::numeric_limits<int64_t>::max();
+  Outcome<ExecResult> outcome;
+  registry_->execute(request, {}, outcome.callback());
+  run();
+  EXPECT_EQ(backend_->started(Operation::exec).at(0)->request["timeout_ms"].get<int64_t>(),
+            std::numeric_limits<int64_t>::max());
+}
+
+TEST_F(RegistryTest, TimeoutAndOutputLimitOutcomesAreReported) {
+  backend_->script(Operation::exec, FakeReply::ok(exec_result(137, "timed_out")));
+  backend_->script(Operation::exec, FakeReply::ok(exec_result(137, "output_limit_exceeded")));
+  Outcome<ExecResult> timed_out;
+  Outcome<ExecResult> limited;
+  registry_->execute(shell_command("sleep 99"), {}, timed_out.callback());
+  registry_->execute(shell_command("yes"), {}, limited.callback());
+  run();
+  ASSERT_TRUE(timed_out.ok());
+  ASSERT_TRUE(limited.ok());
+  EXPECT_EQ(timed_out.value->value().outcome, ExecOutcome::timed_out);
+  EXPECT_EQ(limited.value->value().outcome, ExecOutcome::output_limit_exceeded);
+}
+
+TEST_F(RegistryTest, OutputBeyondTheLimitCountsAsExceededEvenIfTheCommandExited) {
+  backend_->script(Operation::exec,
+                   FakeReply::ok(exec_result(0), {{VC_STREAM_STDOUT, std::string(600, 'a')},
+                                                  {VC_STREAM_STDERR, std::string(600, 'b')}}));
+  Outcome<ExecResult> outcome;
+  registry_->execute(shell_command("yes"), {}, outcome.callback());  // limit 1000
+  run();
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_EQ(outcome.value->value().outcome, ExecOutcome::output_limit_exceeded);
+  EXPECT_EQ(outcome.value->value().stderr_bytes, "") << "bytes past the limit are not kept";
+}
+
+TEST_F(RegistryTest, AMalformedExecResultIsAFailure) {
+  backend_->script(Operation::exec, FakeReply::ok(Json{{"exit_code", 0}, {"outcome", "vanished"}}));
+  Outcome<ExecResult> outcome;
+  registry_->execute(shell_command("true"), {}, outcome.callback());
+  run();
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.failure().message.find("vanished"), std::string::npos);
+}
+
+TEST_F(RegistryTest, AMissingDurationIsMeasuredByTheHost) {
+  backend_->script(Operation::exec, FakeReply::ok(Json{{"exit_code", 0}, {"outcome", "exited"}}));
+  Outcome<ExecResult> outcome;
+  registry_->execute(shell_command("true"), {}, outcome.callback());
+  run();
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_GE(outcome.value->value().duration_ms, 0);
+}
+
+TEST_F(RegistryTest, TheDeathWatchFiresTheHandlerOnceAndLaterCallsFail) {
+  std::vector<std::string> deaths;
+  registry_->set_death_handler(
+      [&deaths](const std::string& message) { deaths.push_back(message); });
+  Outcome<ComputerInfo> acquired;
+  registry_->acquire({}, acquired.callback());
+  run();
+  ASSERT_TRUE(acquired.ok());
+  auto watch = backend_->started(Operation::wait_for_death).at(0);
+  EXPECT_EQ(watch->request, (Json{{"computer_id", "test-computer"}}));
+  EXPECT_TRUE(deaths.empty());
+
+  backend_->resolve(watch, FakeReply::ok(Json{{"exit_code", 137}, {"reason", "killed"}}));
+  run();
+  ASSERT_EQ(deaths.size(), 1U);
+  EXPECT_EQ(deaths[0], "Sandbox 0123456789ab died during command execution");
+
+  Outcome<ExecResult> later;
+  registry_->execute(shell_command("true"), {}, later.callback());
+  ASSERT_EQ(later.calls, 1) << "a dead computer is refused at once";
+  EXPECT_EQ(later.failure().status, VC_E_COMPUTER_DIED);
+  EXPECT_EQ(later.failure().message, "Sandbox 0123456789ab died during command execution");
+  Outcome<ComputerInfo> reacquire;
+  registry_->acquire({}, reacquire.callback());
+  EXPECT_FALSE(reacquire.ok());
+  run();
+  EXPECT_EQ(backend_->count(Operation::exec), 0U);
+  EXPECT_EQ(deaths.size(), 1U);
+}
+
+TEST_F(RegistryTest, AnExecThatSeesTheComputerDieFailsWithTheDiedMessage) {
+  std::vector<std::string> deaths;
+  registry_->set_death_handler(
+      [&deaths](const std::string& message) { deaths.push_back(message); });
+  backend_->script(Operation::exec, FakeReply::fail(VC_E_COMPUTER_DIED, "container exited"));
+  Outcome<ExecResult> outcome;
+  registry_->execute(shell_command("kill 1"), {}, outcome.callback());
+  run();
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.failure().status, VC_E_COMPUTER_DIED);
+  EXPECT_EQ(outcome.failure().message, "Sandbox 0123456789ab died during command execution");
+  EXPECT_EQ(deaths.size(), 1U);
+  EXPECT_TRUE(backend_->started(Operation::wait_for_death).at(0)->cancel_requested);
+}
+
+TEST_F(RegistryTest, AFailingCommandOnAComputerThatDiedMeanwhileReportsTheDeath) {
+  backend_->script(Operation::exec, FakeReply::held());
+  Outcome<ExecResult> outcome;
+  registry_->execute(shell_command("sleep 10"), {}, outcome.callback());
+  run();
+  backend_->resolve(backend_->started(Operation::wait_for_death).at(0),
+                    FakeReply::ok(Json{{"reason", "exited"}}));
+  run();
+  backend_->resolve(backend_->started(Operation::exec).at(0), FakeReply::ok(exec_result(137)));
+  run();
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.failure().message.find("died"), std::string::npos);
+}
+
+TEST_F(RegistryTest, ABackendWithoutDeathWatchingStillRunsCommands) {
+  backend_->script(
+      Operation::wait_for_death,
+      FakeReply::fail(VC_E_UNSUPPORTED, "The fake backend does not support wait_for_death."));
+  bool died = false;
+  registry_->set_death_handler([&died](const std::string&) { died = true; });
+  Outcome<ExecResult> outcome;
+  registry_->execute(shell_command("true"), {}, outcome.callback());
+  run();
+  EXPECT_TRUE(outcome.ok());
+  EXPECT_FALSE(died);
+}
+
+TEST_F(RegistryTest, AFailedDeathWatchIsNotADeath) {
+  backend_->script(Operation::wait_for_death, FakeReply::fail(VC_E_FAILED, "events stream broke"));
+  bool died = false;
+  registry_->set_death_handler([&died](const std::string&) { died = true; });
+  Outcome<ComputerInfo> acquired;
+  registry_->acquire({}, acquired.callback());
+  run();
+  Outcome<ExecResult> outcome;
+  registry_->execute(shell_command("true"), {}, outcome.callback());
+  run();
+  EXPECT_TRUE(outcome.ok());
+  EXPECT_FALSE(died);
+}
+
+TEST_F(RegistryTest, CancellingAnExecutionCancelsTheExecOp) {
+  backend_->script(Operation::exec, FakeReply::held());
+  Outcome<ExecResult> outcome;
+  CancelHandle handle = registry_->execute(shell_command("sleep 100"), {}, outcome.callback());
+  run();
+  auto exec = backend_->started(Operation::exec).at(0);
+  EXPECT_FALSE(exec->cancel_requested);
+
+  handle->cancel();
+  EXPECT_TRUE(exec->cancel_requested);
+  run();
+  ASSERT_EQ(outcome.calls, 1);
+  EXPECT_EQ(outcome.failure().status, VC_E_CANCELLED);
+  handle->cancel();  // harmless once finished
+  EXPECT_EQ(outcome.calls, 1);
+}
+
+TEST_F(RegistryTest, CancellingOneWaiterLeavesTheAcquisitionToTheOthers) {
+  Outcome<ExecResult> cancelled;
+  Outcome<ExecResult> kept;
+  CancelHandle handle = registry_->execute(shell_command("true"), {}, cancelled.callback());
+  registry_->execute(shell_command("true"), {}, kept.callback());
+  handle->cancel();
+  ASSERT_EQ(cancelled.calls, 1) << "a waiting caller stops waiting at once";
+  EXPECT_EQ(cancelled.failure().status, VC_E_CANCELLED);
+  run();
+  EXPECT_EQ(cancelled.calls, 1);
+  EXPECT_TRUE(kept.ok());
+  EXPECT_EQ(backend_->count(Operation::create), 1U);
+  EXPECT_EQ(backend_->count(Operation::exec), 1U);
+}
+
+TEST_F(RegistryTest, AnAcquisitionEveryoneLeftStillFinishesAndIsKept) {
+  Outcome<ComputerInfo> outcome;
+  CancelHandle handle = registry_->acquire({}, outcome.callback());
+  handle->cancel();
+  EXPECT_EQ(outcome.calls, 1);
+  run();
+  EXPECT_EQ(outcome.calls, 1);
+  EXPECT_TRUE(registry_->current().has_value());
+  EXPECT_EQ(backend_->count(Operation::create), 1U);
+}
+
+TEST_F(RegistryTest, ShutdownCancelsPendingWorkButNeverStopsTheComputer) {
+  backend_->script(Operation::exec, FakeReply::held());
+  bool died = false;
+  registry_->set_death_handler([&died](const std::string&) { died = true; });
+  Outcome<ExecResult> running;
+  registry_->execute(shell_command("sleep 100"), {}, running.callback());
+  run();
+  registry_->shutdown();
+  EXPECT_TRUE(backend_->started(Operation::exec).at(0)->cancel_requested);
+  EXPECT_TRUE(backend_->started(Operation::wait_for_death).at(0)->cancel_requested);
+  run();
+  ASSERT_EQ(running.calls, 1);
+  EXPECT_EQ(running.failure().status, VC_E_CANCELLED);
+  EXPECT_FALSE(died);
+
+  Outcome<ExecResult> after;
+  registry_->execute(shell_command("true"), {}, after.callback());
+  ASSERT_EQ(after.calls, 1);
+  EXPECT_EQ(after.failure().status, VC_E_CANCELLED);
+  for (const auto& op : backend_->all_started()) {
+    EXPECT_NE(op->op, Operation::remove);
+    EXPECT_NE(op->op, Operation::restart);
+    EXPECT_NE(op->op, Operation::factory_reset);
+  }
+}
+
+TEST_F(RegistryTest, ShutdownDuringAcquisitionCancelsTheRunningStep) {
+  backend_->script(Operation::create, FakeReply::held());
+  Outcome<ComputerInfo> outcome;
+  registry_->acquire({}, outcome.callback());
+  run();
+  registry_->shutdown();
+  EXPECT_TRUE(backend_->started(Operation::create).at(0)->cancel_requested);
+  run();
+  ASSERT_EQ(outcome.calls, 1);
+  EXPECT_EQ(outcome.failure().status, VC_E_CANCELLED);
+  EXPECT_EQ(backend_->count(Operation::wait_for_death), 0U);
+}
+
+TEST_F(RegistryTest, DestroyingTheRegistryStillAnswersPendingCallers) {
+  backend_->script(Operation::exec, FakeReply::held());
+  Outcome<ExecResult> running;
+  registry_->execute(shell_command("sleep 100"), {}, running.callback());
+  run();
+  registry_.reset();
+  run();
+  ASSERT_EQ(running.calls, 1);
+  EXPECT_EQ(running.failure().status, VC_E_CANCELLED);
+}
+
+}  // namespace
+}  // namespace vc::computers
