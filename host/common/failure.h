@@ -18,7 +18,7 @@ struct Failure {
 template <class T>
 class Expected {
  public:
-  Expected(T value) : state_(std::move(value)) {}           // NOLINT(implicit)
+  Expected(T result) : state_(std::move(result)) {}         // NOLINT(implicit)
   Expected(Failure failure) : state_(std::move(failure)) {}  // NOLINT(implicit)
 
   bool ok() const { return std::holds_alternative<T>(state_); }

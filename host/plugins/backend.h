@@ -47,6 +47,7 @@ struct OpCallbacks {
   // [loop-thread] Exactly once. On success the value is the result document.
   std::function<void(Expected<Json> result)> on_complete;
   // Combined stdout+stderr bytes after which emit() answers VC_NOTE_TRUNCATED; 0 = no limit.
+  // The first output_limit bytes are delivered to on_emit; bytes beyond them are dropped.
   uint64_t output_limit = 0;
 };
 

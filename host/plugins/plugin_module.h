@@ -1,13 +1,18 @@
 // plugin_module.h — one loaded backend plugin file (.so) and its validated descriptor.
 //
 // Loading never crashes the host: every refusal is an error value with a one-line message
-// naming the file and the reason ("not a shared object", "entry symbol vc_plugin_entry_v1
-// missing", "wrong magic", "ABI major 2, host speaks 1", "needs host ABI minor >= 3, host is
-// 1.0", ...). Modules are never unloaded in production (see docs/architecture.md).
+// naming the file and the reason, e.g. "Cannot load backend plugin /x/vc-backend-y.so: not a
+// shared object (not an ELF file)"; other reasons: "entry symbol vc_plugin_entry_v1 missing",
+// "wrong magic in its descriptor (expected 0x31424356, found 0x...)", "built for backend ABI 2,
+// this host speaks ABI 1", "needs host ABI 1.3 or newer; this host is 1.0 — upgrade
+// mcp-virtual-computer", "dlopen failed: <dynamic linker's reason>". Modules are never unloaded
+// in production (see docs/architecture.md).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,19 +45,22 @@ struct PluginInfo {
   std::filesystem::path path;
 };
 
-// Names of the capability bits set in `caps`, e.g. {"persistent", "restart"}.
+// Names of the capability bits set in `caps`, e.g. {"persistent", "restart"}, in bit order.
+// Bits this host does not know are left out (vc_backend.h: unknown bits are ignored).
 std::vector<std::string> capability_names(vc_caps caps);
 
 class PluginModule {
  public:
   // Loads and validates `path` (absolute or relative; made absolute). Runs the entry function
-  // but nothing else of the plugin.
+  // but nothing else of the plugin. A refusal's message is one line:
+  // "Cannot load backend plugin <path>: <reason>". [loop-thread] (loading is not concurrent)
   static Expected<std::shared_ptr<PluginModule>> load(const std::filesystem::path& path);
 
   const PluginInfo& info() const;
   // The normalised copy of the descriptor (zero-filled past the plugin's struct_size).
   const vc_plugin_descriptor& descriptor() const;
 
+  // Keeps the shared object mapped (see retain_forever.h): production hosts never unload.
   ~PluginModule();
   PluginModule(const PluginModule&) = delete;
   PluginModule& operator=(const PluginModule&) = delete;

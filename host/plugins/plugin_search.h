@@ -17,15 +17,23 @@
 
 namespace vc::plugins {
 
+// [any-thread] The directories to search, in order, made absolute; a directory listed twice is
+// kept at its first position. Empty MCP_VIRTUAL_COMPUTER_PLUGIN_PATH entries are skipped.
 std::vector<std::filesystem::path> plugin_search_path(
     const std::vector<std::filesystem::path>& plugin_dirs);
+
+// [any-thread] <directory of the executable>/VC_PLUGIN_RELATIVE_DIR (normalised), read from
+// /proc/self/exe; empty if that cannot be read.
+std::filesystem::path builtin_plugin_dir();
 
 // File name of the plugin called `name`: "vc-backend-<name>.so".
 std::string plugin_file_name(const std::string& name);
 
-// Resolves --backend VALUE: a value containing '/' or ending in ".so" is a path to a file;
-// otherwise the first vc-backend-VALUE.so on the search path. The failure message for an
-// unknown name lists the available backends.
+// [loop-thread] Resolves --backend VALUE: a value containing '/' or ending in ".so" is a path to
+// a file; otherwise the first vc-backend-VALUE.so on the search path (if that file cannot be
+// loaded, its refusal is the answer: the first file found wins). The failure message for an
+// unknown name lists the available backends:
+//   "No backend plugin named 'X'. Available backends: a, b (searched: dir1, dir2)."
 Expected<std::shared_ptr<PluginModule>> find_and_load_backend(
     const std::string& backend, const std::vector<std::filesystem::path>& search_path);
 
@@ -34,15 +42,27 @@ struct SkippedFile {
   std::string reason;
 };
 
-struct Discovery {
-  std::vector<PluginInfo> plugins;  // loadable, first occurrence of each name
-  std::vector<SkippedFile> skipped; // not loadable, shadowed by an earlier file, ...
+struct SearchedDirectory {
+  std::filesystem::path path;
+  bool exists = false;
 };
 
-// Loads every *.so on the search path (for `mcp-virtual-computer plugins`).
+struct Discovery {
+  std::vector<PluginInfo> plugins;          // loadable, first occurrence of each name
+  std::vector<SkippedFile> skipped;         // not loadable, shadowed by an earlier file, ...
+  std::vector<SearchedDirectory> searched;  // the search path, in order
+};
+
+// [loop-thread] Loads every *.so on the search path (for `mcp-virtual-computer plugins`), in
+// search order and by file name within a directory. Files not ending in ".so" are ignored. A
+// file is skipped, with the reason, when it cannot be loaded, when an earlier directory holds a
+// file of the same name (--backend would load that one), or when its backend name does not
+// match its file name (--backend NAME looks for vc-backend-NAME.so).
 Discovery discover_plugins(const std::vector<std::filesystem::path>& search_path);
 
-// Human-readable listing of a Discovery, as `mcp-virtual-computer plugins` prints it.
+// [any-thread] Human-readable listing of a Discovery, as `mcp-virtual-computer plugins` prints
+// it: one block per plugin (name, version, ABI, id, description, capabilities, options, path),
+// then each skipped file with its reason, then the directories searched.
 std::string format_discovery(const Discovery& discovery);
 
 }  // namespace vc::plugins

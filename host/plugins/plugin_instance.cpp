@@ -1,0 +1,83 @@
+#include "plugins/plugin_instance.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "plugins/retain_forever.h"
+#include "plugins/status_text.h"
+
+namespace vc::plugins {
+
+namespace {
+
+constexpr size_t kInstanceMinSize = offsetof(vc_backend, ops) + sizeof(vc_backend::ops);
+constexpr size_t kOpsMinSize = offsetof(vc_backend_ops, destroy) + sizeof(vc_backend_ops::destroy);
+
+Failure failed_to_start(const PluginInfo& plugin, vc_status status, const std::string& why) {
+  return Failure{normalise_status(status),
+                 "The " + plugin.name + " backend failed to start: " + why};
+}
+
+// An instance the host cannot use or cannot destroy is kept, not freed: its owner is the
+// plugin, and without a usable destroy() there is no safe way to release it.
+Failure unusable_instance(const PluginInfo& plugin, vc_backend* backend, const std::string& why) {
+  retain_forever(std::make_shared<vc_backend*>(backend));
+  return failed_to_start(plugin, VC_E_INCOMPATIBLE, why);
+}
+
+}  // namespace
+
+Json make_backend_config(const Json& options) {
+  Json config = Json::object();
+  config["options"] = options.is_null() ? Json::object() : options;
+  return config;
+}
+
+Expected<PluginInstance> create_plugin_instance(const PluginModule& module,
+                                                const HostServices& services, const Json& options) {
+  const PluginInfo& plugin = module.info();
+  const std::string config =
+      make_backend_config(options).dump(-1, ' ', false, Json::error_handler_t::replace);
+  char errbuf[kCreateErrorBufferSize] = {};
+  vc_backend* backend = nullptr;
+  vc_status status = VC_E_FAILED;
+  try {
+    status = module.descriptor().create_backend(services.table(), config.data(), config.size(),
+                                                &backend, errbuf, sizeof errbuf);
+  } catch (...) {
+    return failed_to_start(plugin, VC_E_FAILED, "create_backend threw a C++ exception");
+  }
+  errbuf[sizeof errbuf - 1] = '\0';
+  const std::string message(errbuf, ::strnlen(errbuf, sizeof errbuf));
+
+  if (status < 0) {
+    return failed_to_start(plugin, status,
+                           message.empty()
+                               ? std::string("no reason given (status ") + std::to_string(status) +
+                                     ", " + status_name(status) + ")"
+                               : message);
+  }
+  if (backend == nullptr) {
+    return failed_to_start(plugin, VC_E_FAILED,
+                           "create_backend reported success but returned no instance");
+  }
+  if (backend->struct_size < kInstanceMinSize) {
+    return unusable_instance(plugin, backend,
+                             "its instance struct is too small (struct_size " +
+                                 std::to_string(backend->struct_size) + ")");
+  }
+  const vc_backend_ops* raw_ops = backend->ops;
+  if (raw_ops == nullptr || raw_ops->struct_size < kOpsMinSize) {
+    return unusable_instance(plugin, backend, "its instance has no usable operations table");
+  }
+  PluginInstance instance;
+  instance.backend = backend;
+  std::memcpy(&instance.ops, raw_ops, std::min<size_t>(raw_ops->struct_size, sizeof instance.ops));
+  if (instance.ops.destroy == nullptr) {
+    return unusable_instance(plugin, backend, "its operations table has no destroy function");
+  }
+  return instance;
+}
+
+}  // namespace vc::plugins

@@ -1,0 +1,31 @@
+// plugin_instance.h — calling a descriptor's create_backend and checking what it returned.
+#pragma once
+
+#include <vc-backend-1/vc_backend.h>
+
+#include "common/failure.h"
+#include "common/json.h"
+#include "plugins/host_services.h"
+#include "plugins/plugin_module.h"
+
+namespace vc::plugins {
+
+// Size of the create_backend error buffer: room for an actionable sentence or two.
+inline constexpr size_t kCreateErrorBufferSize = 1024;
+
+// A backend instance the plugin created, with its operations table normalised (copied into a
+// zeroed table; slots beyond the plugin's struct_size read as NULL).
+struct PluginInstance {
+  vc_backend* backend = nullptr;  // passed back as `self`; owned by the plugin
+  vc_backend_ops ops{};
+};
+
+// The config document of create_backend: {"options": options} (an object when options is null).
+Json make_backend_config(const Json& options);
+
+// [loop-thread] Calls create_backend. A failure carries the plugin's errbuf message:
+// "The docker backend failed to start: <message>".
+Expected<PluginInstance> create_plugin_instance(const PluginModule& module,
+                                                const HostServices& services, const Json& options);
+
+}  // namespace vc::plugins

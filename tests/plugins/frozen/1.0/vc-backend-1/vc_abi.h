@@ -1,0 +1,47 @@
+/* vc_abi.h — ABI version, export macros and struct-size rules of the backend plugin ABI.
+ *
+ * Part of the mcp-virtual-computer backend SDK, ABI major 1. C11; no C++ types.
+ *
+ * Compatibility rules (normative, see docs/plugin-authoring.md):
+ *  - Every struct that may grow starts with `uint32_t struct_size`, set by its producer to
+ *    sizeof() as compiled. Fields are only ever appended within a major.
+ *  - A consumer copies min(struct_size, sizeof) bytes into a zeroed local copy; a zero or NULL
+ *    member means "absent". Check optional fields with VC_HAS_FIELD().
+ *  - Fixed-width integers only; no enums, bitfields or `long` in public structs.
+ *  - Optional feature groups are looked up by versioned string id ("vc.<name>/<rev>").
+ */
+#ifndef VC_BACKEND_1_ABI_H
+#define VC_BACKEND_1_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#  define VC_EXPORT __declspec(dllexport)
+#  define VC_CALL __cdecl
+#else
+#  define VC_EXPORT __attribute__((visibility("default")))
+#  define VC_CALL
+#endif
+
+#ifdef __cplusplus
+#  define VC_EXTERN_C extern "C"
+#else
+#  define VC_EXTERN_C
+#endif
+
+/* The major changes the entry symbol's name; minors only append. */
+#define VC_ABI_MAJOR 1u
+#define VC_ABI_MINOR 0u
+
+/* Bytes "VCB1" read as a little-endian uint32. */
+#define VC_DESCRIPTOR_MAGIC 0x31424356u
+
+/* The one symbol a plugin exports. The ABI major is part of its name. */
+#define VC_ENTRY_SYMBOL "vc_plugin_entry_v1"
+
+/* True when `field` lies inside what the producer of *ptr compiled. */
+#define VC_HAS_FIELD(ptr, type, field)                                                     \
+  ((ptr) != NULL && (size_t)(ptr)->struct_size >= offsetof(type, field) + sizeof(((type *)0)->field))
+
+#endif /* VC_BACKEND_1_ABI_H */
