@@ -36,6 +36,9 @@ struct ServerConfig {
 
   std::string log_level = "info";
   std::optional<std::filesystem::path> log_file;
+
+  // --state-dir: state kept between runs; a plugin gets <state_dir>/<plugin id>.
+  std::filesystem::path state_dir;
 };
 
 }  // namespace vc::cli

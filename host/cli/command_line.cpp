@@ -1,0 +1,290 @@
+// command_line.cpp — see command_line.h.
+#include "cli/command_line.h"
+
+#include <cstdlib>
+#include <ostream>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/config_validation.h"
+#include "cli/env_flag.h"
+#include "cli/plugin_options.h"
+#include "cli/state_directory.h"
+
+namespace vc::cli {
+namespace {
+
+constexpr const char* kDescription =
+    "MCP server that gives an LLM agent a real, persistent Linux computer. The computer is run "
+    "by a backend plugin chosen with --backend.";
+constexpr const char* kDefaultComputerId = "virtual-computer";
+
+// What the host's own options parse into, before it becomes a ServerConfig.
+struct HostOptionValues {
+  std::string transport = "stdio";
+  std::string host = ServerConfig().host;
+  int64_t port = ServerConfig().port;
+  int64_t timeout = ServerConfig().default_timeout_s;
+  int64_t output_limit = static_cast<int64_t>(ServerConfig().output_limit);
+  int64_t session_timeout = ServerConfig().session_timeout_s;
+  std::string auth_token;
+  bool allow_unauthenticated_http = false;
+  std::string shell = ServerConfig().shell;
+  bool network = true;
+  std::string tool_instruction_override;
+  std::string extended_tool_instruction;
+  std::string backend = ServerConfig().backend;
+  std::vector<std::string> plugin_dirs;
+  std::string computer_id;
+  std::string log_level = ServerConfig().log_level;
+  std::string log_file;
+  std::string state_dir;
+};
+
+// The options whose presence (not only value) matters after parsing.
+struct HostOptions {
+  CLI::Option* auth_token = nullptr;
+  CLI::Option* tool_instruction_override = nullptr;
+  CLI::Option* extended_tool_instruction = nullptr;
+  CLI::Option* computer_id = nullptr;
+  CLI::Option* log_file = nullptr;
+  CLI::Option* state_dir = nullptr;
+  CLI::App* plugins_command = nullptr;
+};
+
+HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions handles) {
+  const std::string group = "Core options";
+  app.add_option("--transport", v.transport, "MCP transport")
+      ->check(CLI::IsMember({"stdio", "http"}))->capture_default_str()->group(group);
+  app.add_option("--host", v.host, "HTTP bind address (HTTP only)")->capture_default_str()->group(group);
+  app.add_option("--port", v.port, "HTTP listen port (HTTP only)")
+      ->check(CLI::Range(0, 65535))->capture_default_str()->group(group);
+  app.add_option("--timeout", v.timeout, "Default command timeout in seconds")
+      ->capture_default_str()->group(group);
+  app.add_option("--output-limit", v.output_limit,
+                 "Maximum combined stdout+stderr bytes of one command")
+      ->capture_default_str()->group(group);
+  app.add_option("--session-timeout", v.session_timeout,
+                 "Idle HTTP session timeout in seconds (HTTP only)")
+      ->capture_default_str()->group(group);
+  handles.auth_token =
+      app.add_option("--auth-token", v.auth_token,
+                     "Static bearer token for the HTTP /mcp route (default: "
+                     "KILNTAINERS_AUTH_TOKEN, then MCP_VIRTUAL_COMPUTER_AUTH_TOKEN)")
+          ->group(group);
+  app.add_flag("--allow-unauthenticated-http", v.allow_unauthenticated_http,
+               "Allow a non-loopback HTTP listener without authentication. Only use behind a "
+               "trusted private network or auth proxy.")
+      ->group(group);
+  app.add_option("--shell", v.shell, "Shell that runs the command of terminal_execute")
+      ->capture_default_str()->group(group);
+  app.add_flag("--network,!--no-network", v.network,
+               "Give the computer network access (the NETWORK_ACCESS variable overrides this)")
+      ->default_str("true")->group(group);
+  handles.computer_id =
+      app.add_option("--computer-id", v.computer_id,
+                     "Name of the persistent computer: 1-63 lowercase letters, digits or "
+                     "hyphens (default: virtual-computer)")
+          ->envname("COMPUTER_ID")->group(group);
+  return handles;
+}
+
+HostOptions add_host_options(CLI::App& app, HostOptionValues& v) {
+  HostOptions handles = add_core_options(app, v, {});
+
+  const std::string description = "Tool description";
+  handles.tool_instruction_override =
+      app.add_option("--tool-instruction-override", v.tool_instruction_override,
+                     "Replace the entire terminal_execute tool description")
+          ->group(description);
+  handles.extended_tool_instruction =
+      app.add_option("--extended-tool-instruction", v.extended_tool_instruction,
+                     "Append to the backend's default tool description")
+          ->group(description);
+
+  const std::string backend = "Backend plugins";
+  app.add_option("--backend", v.backend,
+                 "Backend plugin: a name (vc-backend-NAME.so on the plugin search path) or the "
+                 "path of a .so file")
+      ->capture_default_str()->group(backend);
+  app.add_option("--plugin-dir", v.plugin_dirs,
+                 "Directory searched for backend plugins before MCP_VIRTUAL_COMPUTER_PLUGIN_PATH "
+                 "and the built-in directory; repeatable")
+      ->allow_extra_args(false)->group(backend);
+  handles.state_dir =
+      app.add_option("--state-dir", v.state_dir,
+                     "Directory for state kept between runs; each plugin gets <dir>/<plugin id>")
+          ->default_str(default_state_dir().string())->group(backend);
+
+  const std::string logging = "Logging";
+  app.add_option("--log-level", v.log_level, "Log level of the server's own log (stderr)")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
+      ->capture_default_str()->group(logging);
+  handles.log_file =
+      app.add_option("--log-file", v.log_file, "Write the log to this file instead of stderr")
+          ->group(logging);
+
+  handles.plugins_command = app.add_subcommand(
+      "plugins", "List the backend plugins on the search path (and the files skipped), then exit");
+  handles.plugins_command->fallthrough();  // `plugins --plugin-dir D` means the host option
+  return handles;
+}
+
+std::string plugin_footer(const plugins::PluginInfo& plugin) {
+  return "Backend: " + plugin.name + " " + plugin.version + " (" + plugin.path.string() +
+         ")\n  " + plugin.description;
+}
+
+std::string no_plugin_footer(const std::string& reason) {
+  return "No backend plugin was loaded, so backend options are not listed:\n  " + reason +
+         "\nChoose a backend with --backend NAME; `" + kProgramName + " plugins` lists them.";
+}
+
+std::string trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r\n");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+std::optional<std::string> auth_token_from_environment() {
+  for (const char* name : {"KILNTAINERS_AUTH_TOKEN", "MCP_VIRTUAL_COMPUTER_AUTH_TOKEN"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && value[0] != '\0') return value;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::filesystem::path> to_paths(const std::vector<std::string>& texts) {
+  return {texts.begin(), texts.end()};
+}
+
+// Fills a ServerConfig from the parsed values and runs the checks, in the original's order:
+// the environment's booleans first (the original read them while building its config), then
+// the validation of spec §2.3.
+ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& handles,
+                                const PluginOptions& plugin_options, std::ostream& err) {
+  CommandLine command_line;
+  ServerConfig& config = command_line.config;
+
+  const auto desktop = read_env_flag("DESKTOP_ENVIRONMENT", false);
+  if (!desktop) return {std::nullopt, report_config_error(err, desktop.failure().message)};
+  const auto network = read_env_flag("NETWORK_ACCESS", v.network);
+  if (!network) return {std::nullopt, report_config_error(err, network.failure().message)};
+  config.desktop_environment = desktop.value();
+  config.network_access = network.value();
+
+  config.transport = v.transport == "http" ? Transport::http : Transport::stdio;
+  config.host = v.host;
+  config.port = static_cast<uint16_t>(v.port);  // range-checked by the parser
+  config.default_timeout_s = v.timeout;
+  config.output_limit = v.output_limit > 0 ? static_cast<uint64_t>(v.output_limit) : 0;
+  config.session_timeout_s = v.session_timeout;
+  config.auth_token = handles.auth_token->count() > 0 ? std::optional(v.auth_token)
+                                                      : auth_token_from_environment();
+  config.allow_unauthenticated_http = v.allow_unauthenticated_http;
+  config.shell = v.shell;
+  if (handles.tool_instruction_override->count() > 0) {
+    config.tool_instruction_override = v.tool_instruction_override;
+  }
+  if (handles.extended_tool_instruction->count() > 0) {
+    config.extended_tool_instruction = v.extended_tool_instruction;
+  }
+  if (handles.computer_id->count() > 0) {
+    config.computer_id = trimmed(v.computer_id);
+  } else {
+    config.computer_id = kDefaultComputerId;
+    command_line.notices.push_back(std::string("neither COMPUTER_ID nor --computer-id is set; "
+                                               "using the computer id '") +
+                                   kDefaultComputerId + "'");
+  }
+  config.backend = v.backend;
+  config.plugin_dirs = to_paths(v.plugin_dirs);
+  config.backend_options = plugin_options.values();
+  config.log_level = v.log_level;
+  if (handles.log_file->count() > 0) config.log_file = v.log_file;
+  config.state_dir = handles.state_dir->count() > 0 ? std::filesystem::path(v.state_dir)
+                                                    : default_state_dir();
+
+  if (auto problem = find_config_error(config, v.output_limit)) {
+    return {std::nullopt, report_config_error(err, *problem)};
+  }
+  return {std::move(command_line), 0};
+}
+
+bool asks_for_help_or_version(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") return false;
+    if (arg == "-h" || arg == "--help" || arg == "--version") return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int report_config_error(std::ostream& err, const std::string& message) {
+  err << kProgramName << ": error: " << message << std::endl;
+  return 1;
+}
+
+Prescan prescan_command_line(int argc, const char* const* argv) {
+  Prescan prescan;
+  prescan.help_requested = asks_for_help_or_version(argc, argv);
+  CLI::App app(kDescription, kProgramName);
+  app.set_help_flag();      // --help is phase 2's business
+  app.allow_extras();       // the plugin's options are not known yet; set before subcommands
+  HostOptionValues values;
+  const HostOptions handles = add_host_options(app, values);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError&) {
+    prescan.readable = false;  // phase 2 reports the error with its exit code
+    return prescan;
+  }
+  prescan.backend = values.backend;
+  prescan.plugin_dirs = to_paths(values.plugin_dirs);
+  prescan.plugins_command = handles.plugins_command->parsed();
+  return prescan;
+}
+
+ParseOutcome parse_command_line(int argc, const char* const* argv,
+                                const plugins::PluginInfo* plugin,
+                                const std::string& no_plugin_reason, std::ostream& out,
+                                std::ostream& err) {
+  CLI::App app(kDescription, kProgramName);
+  app.get_formatter()->column_width(40);
+  app.set_version_flag("--version", std::string(kProgramName) + " " + VC_HOST_VERSION);
+  HostOptionValues values;
+  const HostOptions handles = add_host_options(app, values);
+  PluginOptions plugin_options;
+  if (plugin != nullptr) {
+    if (auto failure = plugin_options.add_to(app, *plugin)) {
+      return {std::nullopt, report_config_error(err, failure->message)};
+    }
+    app.footer(plugin_footer(*plugin));
+  } else {
+    app.footer(no_plugin_footer(no_plugin_reason));
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& done) {  // --help, --help-all, --version
+    app.exit(done, out, err);
+    return {std::nullopt, 0};
+  } catch (const CLI::ParseError& error) {
+    app.exit(error, out, err);
+    return {std::nullopt, 2};
+  }
+
+  if (handles.plugins_command->parsed()) {
+    CommandLine command_line;
+    command_line.command = Command::list_plugins;
+    command_line.config.plugin_dirs = to_paths(values.plugin_dirs);
+    return {std::move(command_line), 0};
+  }
+  return build_serve_config(values, handles, plugin_options, err);
+}
+
+}  // namespace vc::cli

@@ -1,0 +1,64 @@
+// main.cpp — mcp-virtual-computer: read the command line, load the backend plugin, serve.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <spdlog/spdlog.h>
+
+#include "cli/command_line.h"
+#include "plugins/plugin_search.h"
+#include "server/logging_setup.h"
+#include "server/standard_descriptors.h"
+#include "server/stdio_server.h"
+
+namespace {
+
+struct LoadedPlugin {
+  std::shared_ptr<vc::plugins::PluginModule> module;  // null when loading failed
+  std::string failure;
+};
+
+// The backend named on the command line. Not attempted for `plugins` (it loads everything
+// itself) or when phase 1 could not read the line (phase 2 will report why).
+LoadedPlugin load_backend(const vc::cli::Prescan& prescan) {
+  if (prescan.plugins_command || !prescan.readable) return {nullptr, "no backend was requested"};
+  auto module = vc::plugins::find_and_load_backend(
+      prescan.backend, vc::plugins::plugin_search_path(prescan.plugin_dirs));
+  if (!module) return {nullptr, module.failure().message};
+  return {std::move(module).value(), {}};
+}
+
+int list_plugins(const vc::cli::ServerConfig& config) {
+  const auto search_path = vc::plugins::plugin_search_path(config.plugin_dirs);
+  std::cout << vc::plugins::format_discovery(vc::plugins::discover_plugins(search_path));
+  std::cout.flush();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  vc::server::open_missing_standard_descriptors();
+  vc::server::install_stderr_logging();  // before anything can log: stdout is the protocol's
+
+  const vc::cli::Prescan prescan = vc::cli::prescan_command_line(argc, argv);
+  LoadedPlugin plugin = load_backend(prescan);
+  if (!plugin.module && prescan.readable && !prescan.plugins_command && !prescan.help_requested) {
+    return vc::cli::report_config_error(std::cerr, plugin.failure);
+  }
+
+  const auto parsed = vc::cli::parse_command_line(
+      argc, argv, plugin.module ? &plugin.module->info() : nullptr, plugin.failure, std::cout,
+      std::cerr);
+  if (!parsed.command_line) return parsed.exit_code;
+  const vc::cli::CommandLine& command_line = *parsed.command_line;
+  if (command_line.command == vc::cli::Command::list_plugins) return list_plugins(command_line.config);
+  if (!plugin.module) return vc::cli::report_config_error(std::cerr, plugin.failure);
+
+  if (auto failure = vc::server::configure_logging(command_line.config.log_level,
+                                                   command_line.config.log_file)) {
+    return vc::cli::report_config_error(std::cerr, failure->message);
+  }
+  for (const auto& notice : command_line.notices) spdlog::info("{}", notice);
+  return vc::server::StdioServer::run(command_line.config, std::move(plugin.module));
+}

@@ -1,0 +1,268 @@
+// session.cpp — see session.h.
+#include "mcp/session.h"
+
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "mcp/jsonrpc.h"
+#include "mcp/log_level.h"
+#include "mcp/schema_validator.h"
+#include "mcp/tool_list_pages.h"
+
+namespace vc::mcp {
+namespace {
+
+constexpr const char* kNotInitialized =
+    "Invalid Request: the session is not initialized; send initialize first";
+
+std::string id_key(const Json& id) { return id.dump(); }
+
+// obj[key] when it is a string, else `fallback` (Json::value() would throw on other types).
+std::string string_member(const Json& object, const char* key, const char* fallback) {
+  const auto member = object.is_object() ? object.find(key) : object.end();
+  return member != object.end() && member->is_string() ? member->get<std::string>() : fallback;
+}
+
+// A missing params member means "no parameters": treat it as an empty object.
+const Json& params_object(const Json& params) {
+  static const Json kEmpty = Json::object();
+  return params.is_null() ? kEmpty : params;
+}
+
+}  // namespace
+
+std::string negotiate_protocol_version(const std::string& requested) {
+  for (const char* version : kSupportedProtocolVersions) {
+    if (requested == version) return requested;
+  }
+  return kSupportedProtocolVersions[0];
+}
+
+Session::Session(std::vector<Tool*> tools, SessionOptions options, SendFn send)
+    : tools_(std::move(tools)), options_(std::move(options)), send_(std::move(send)) {
+  for (Tool* tool : tools_) tools_by_name_.emplace(tool->definition().name, tool);
+}
+
+Session::~Session() { cancel_all_calls(); }
+
+void Session::receive_line(std::string_view line) {
+  auto parsed = jsonrpc::parse(line);
+  if (!parsed) {
+    reply_error(nullptr, jsonrpc::kParseError, "Parse error: " + parsed.failure().message);
+    return;
+  }
+  receive(parsed.value());
+}
+
+void Session::reject_unreadable_line(const std::string& reason) {
+  reply_error(nullptr, jsonrpc::kParseError, "Parse error: " + reason);
+}
+
+void Session::receive(const Json& message) {
+  const jsonrpc::Message classified = jsonrpc::classify(message);
+  switch (classified.kind) {
+    case jsonrpc::MessageKind::request:
+      handle_request(classified.id, classified.method, classified.params);
+      return;
+    case jsonrpc::MessageKind::notification:
+      handle_notification(classified.method, classified.params);
+      return;
+    case jsonrpc::MessageKind::response:
+      spdlog::debug("ignoring a response from the client (id {})", classified.id.dump());
+      return;
+    case jsonrpc::MessageKind::invalid:
+      reply_error(classified.id, jsonrpc::kInvalidRequest,
+                  "Invalid Request: " + classified.problem);
+      return;
+  }
+}
+
+void Session::handle_request(const Json& id, const std::string& method, const Json& params) {
+  static const std::unordered_map<std::string, Handler> kHandlers{
+      {"initialize", &Session::initialize},     {"ping", &Session::ping},
+      {"tools/list", &Session::list_tools},     {"tools/call", &Session::call_tool},
+      {"logging/setLevel", &Session::set_log_level},
+  };
+  const auto handler = kHandlers.find(method);
+  if (handler == kHandlers.end()) {
+    reply_error(id, jsonrpc::kMethodNotFound, "Method not found: " + method);
+    return;
+  }
+  if (!initialized_ && method != "initialize" && method != "ping") {
+    reply_error(id, jsonrpc::kInvalidRequest, kNotInitialized);
+    return;
+  }
+  if (!params.is_null() && !params.is_object()) {
+    reply_error(id, jsonrpc::kInvalidParams, "Invalid params: params must be an object");
+    return;
+  }
+  try {
+    (this->*handler->second)(id, params_object(params));
+  } catch (const std::exception& error) {
+    spdlog::error("{} failed: {}", method, error.what());
+    reply_error(id, jsonrpc::kInternalError, "Internal error: " + std::string(error.what()));
+  }
+}
+
+void Session::handle_notification(const std::string& method, const Json& params) {
+  if (method == "notifications/cancelled") {
+    cancel_request(params_object(params));
+  } else if (method == "notifications/initialized") {
+    spdlog::debug("client reports initialized");
+  } else {
+    spdlog::debug("ignoring notification {}", method);
+  }
+}
+
+void Session::initialize(const Json& id, const Json& params) {
+  if (initialized_) {
+    reply_error(id, jsonrpc::kInvalidRequest, "Invalid Request: the session is already initialized");
+    return;
+  }
+  const auto requested = params.find("protocolVersion");
+  if (requested == params.end() || !requested->is_string()) {
+    reply_error(id, jsonrpc::kInvalidParams,
+                "Invalid params: initialize needs \"protocolVersion\" (a string)");
+    return;
+  }
+  initialized_ = true;
+  protocol_version_ = negotiate_protocol_version(requested->get<std::string>());
+  const Json client = params.value("clientInfo", Json::object());
+  spdlog::info("client {} {} asked for protocol {}, using {}",
+               string_member(client, "name", "(unnamed)"), string_member(client, "version", "?"),
+               requested->get<std::string>(), protocol_version_);
+
+  Json result{
+      {"protocolVersion", protocol_version_},
+      {"capabilities", {{"tools", {{"listChanged", false}}}, {"logging", Json::object()}}},
+      {"serverInfo", {{"name", options_.server_name}, {"version", options_.server_version}}},
+  };
+  if (options_.instructions) result["instructions"] = *options_.instructions;
+  reply(id, std::move(result));
+}
+
+void Session::ping(const Json& id, const Json& /*params*/) { reply(id, Json::object()); }
+
+void Session::list_tools(const Json& id, const Json& params) {
+  const Json cursor = params.value("cursor", Json());
+  const auto page = tool_list_page(cursor, tools_.size(), options_.tools_page_size);
+  if (!page) {
+    reply_error(id, jsonrpc::kInvalidParams,
+                cursor.is_string() ? "Invalid params: unknown cursor (cursors come from nextCursor)"
+                                   : "Invalid params: the cursor must be a string");
+    return;
+  }
+  Json listed = Json::array();
+  for (size_t i = page->begin; i < page->end; ++i) listed.push_back(tools_[i]->definition().to_json());
+  Json result{{"tools", std::move(listed)}};
+  if (page->next_cursor) result["nextCursor"] = *page->next_cursor;
+  reply(id, std::move(result));
+}
+
+void Session::call_tool(const Json& id, const Json& params) {
+  const auto name = params.find("name");
+  if (name == params.end() || !name->is_string()) {
+    reply_error(id, jsonrpc::kInvalidParams, "Invalid params: tools/call needs \"name\" (a string)");
+    return;
+  }
+  const auto tool = tools_by_name_.find(name->get<std::string>());
+  if (tool == tools_by_name_.end()) {
+    reply_error(id, jsonrpc::kInvalidParams, "Unknown tool: " + name->get<std::string>());
+    return;
+  }
+  Json arguments = params.value("arguments", Json::object());
+  if (!arguments.is_object()) {
+    reply_error(id, jsonrpc::kInvalidParams,
+                "Invalid params: tools/call \"arguments\" must be an object");
+    return;
+  }
+  if (calls_.count(id_key(id)) != 0) {
+    reply_error(id, jsonrpc::kInvalidRequest,
+                "Invalid Request: a request with id " + id.dump() + " is still in flight");
+    return;
+  }
+  // Input validation errors are tool errors (SEP-1303), not protocol errors.
+  const Json& schema = tool->second->definition().input_schema;
+  if (auto violation = find_schema_violation(schema, arguments)) {
+    reply(id, ToolResult::error_text("Input validation error: " + *violation).to_json());
+    return;
+  }
+  normalize_integers(schema, arguments);
+
+  Json progress_token;
+  const auto meta = params.find("_meta");
+  if (meta != params.end() && meta->is_object()) {
+    const Json token = meta->value("progressToken", Json());
+    if (jsonrpc::is_valid_id(token)) progress_token = token;
+  }
+  start_call(*tool->second, id, std::move(arguments), std::move(progress_token));
+}
+
+void Session::start_call(Tool& tool, const Json& id, Json arguments, Json progress_token) {
+  const std::string& name = tool.definition().name;
+  ToolCallOwner& owner = *this;
+  auto call = std::make_shared<SessionToolCall>(owner, id, name, std::move(arguments),
+                                                std::move(progress_token));
+  calls_.emplace(id_key(id), call);
+  try {
+    tool.call(call);
+  } catch (const std::exception& error) {
+    spdlog::error("tool {} failed: {}", name, error.what());
+    call->finish(ToolResult::error_text("Error executing tool " + name + ": " + error.what()));
+  }
+}
+
+void Session::set_log_level(const Json& id, const Json& params) {
+  const Json level = params.value("level", Json());
+  const auto parsed = level.is_string() ? parse_log_level(level.get<std::string>()) : std::nullopt;
+  if (!parsed) {
+    reply_error(id, jsonrpc::kInvalidParams,
+                "Invalid params: level must be one of debug, info, notice, warning, error, "
+                "critical, alert, emergency");
+    return;
+  }
+  log_threshold_ = *parsed;
+  reply(id, Json::object());
+}
+
+void Session::cancel_request(const Json& params) {
+  const Json request_id = params.value("requestId", Json());
+  if (!jsonrpc::is_valid_id(request_id)) return;
+  const auto call = calls_.find(id_key(request_id));
+  if (call == calls_.end()) {
+    // Unknown ids are normal: the request may have finished while the notice was in transit.
+    spdlog::debug("ignoring cancellation of request {}", request_id.dump());
+    return;
+  }
+  auto cancelled = std::move(call->second);
+  calls_.erase(call);
+  spdlog::info("client cancelled request {} ({}): {}", request_id.dump(), cancelled->tool_name(),
+               string_member(params, "reason", "no reason given"));
+  cancelled->cancel();
+}
+
+void Session::cancel_all_calls() {
+  auto calls = std::exchange(calls_, {});
+  for (auto& [key, call] : calls) call->cancel();
+}
+
+void Session::send(const Json& message) {
+  if (send_) send_(message);
+}
+
+bool Session::log_enabled(LogLevel level) const { return level >= log_threshold_; }
+
+void Session::call_finished(SessionToolCall& call, ToolResult result) {
+  const Json id = call.request_id();
+  calls_.erase(id_key(id));
+  reply(id, result.to_json());
+}
+
+void Session::reply(const Json& id, Json result) { send(jsonrpc::make_result(id, std::move(result))); }
+
+void Session::reply_error(const Json& id, int code, const std::string& message) {
+  send(jsonrpc::make_error(id, code, message));
+}
+
+}  // namespace vc::mcp

@@ -1,0 +1,110 @@
+// session.h — one MCP session: the server side of the protocol, independent of transport.
+//
+// A transport hands the session one incoming message at a time (a raw line or parsed JSON)
+// and gives it a callback for outgoing messages. The session answers the lifecycle and
+// utility methods itself and hands tools/call to the Tool objects it was given, which run
+// asynchronously: a slow call never delays other requests (ping, tools/list, more calls).
+//
+// Decisions (MCP 2025-11-25 leaves these to the server):
+//  - Before `initialize` only `initialize` and `ping` are served; any other request gets
+//    -32600 "Invalid Request: the session is not initialized; send initialize first".
+//    notifications/initialized is not awaited: some clients send requests right after the
+//    initialize response. A second `initialize` is -32600 too.
+//  - An unknown protocolVersion is answered with our latest; the client decides whether it
+//    can speak it.
+//  - A tools/call whose id is already in flight is -32600 (ids must be unique).
+//  - notifications/message is sent at `info` and above until the client sends
+//    logging/setLevel.
+//  - Responses from the client are ignored (the server sends no requests yet).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/json.h"
+#include "mcp/session_tool_call.h"
+#include "mcp/tool.h"
+
+namespace vc::mcp {
+
+// Protocol versions this server speaks, newest first.
+inline constexpr const char* kSupportedProtocolVersions[] = {"2025-11-25", "2025-06-18",
+                                                             "2025-03-26"};
+
+// The version the server answers an initialize with: the client's if supported, otherwise
+// our latest.
+std::string negotiate_protocol_version(const std::string& requested);
+
+struct SessionOptions {
+  std::string server_name = "MCP Virtual Computer";
+  std::string server_version;  // serverInfo.version
+  std::optional<std::string> instructions;
+  size_t tools_page_size = 50;  // tools/list page size; 0 = everything on one page
+};
+
+// [loop-thread] for every member.
+class Session final : private ToolCallOwner {
+ public:
+  using SendFn = std::function<void(const Json& message)>;
+
+  // `tools` are borrowed and must outlive the session and every call it started.
+  Session(std::vector<Tool*> tools, SessionOptions options, SendFn send);
+  // Cancels the calls still in flight (their results are never sent).
+  ~Session() override;
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // One complete line from the client, without its line terminator.
+  void receive_line(std::string_view line);
+  // One parsed message.
+  void receive(const Json& message);
+  // A line the transport could not deliver (e.g. larger than its limit): a parse error reply.
+  void reject_unreadable_line(const std::string& reason);
+
+  // Cancels every call in flight, as if the client had cancelled each. Used at shutdown.
+  void cancel_all_calls();
+
+  size_t calls_in_flight() const { return calls_.size(); }
+  bool initialized() const { return initialized_; }
+  // The negotiated version; empty before initialize.
+  const std::string& protocol_version() const { return protocol_version_; }
+
+ private:
+  using Handler = void (Session::*)(const Json& id, const Json& params);
+  void send(const Json& message) override;
+  bool log_enabled(LogLevel level) const override;
+  void call_finished(SessionToolCall& call, ToolResult result) override;
+
+  void handle_request(const Json& id, const std::string& method, const Json& params);
+  void handle_notification(const std::string& method, const Json& params);
+
+  void initialize(const Json& id, const Json& params);
+  void ping(const Json& id, const Json& params);
+  void list_tools(const Json& id, const Json& params);
+  void call_tool(const Json& id, const Json& params);
+  void set_log_level(const Json& id, const Json& params);
+  void cancel_request(const Json& params);
+
+  void start_call(Tool& tool, const Json& id, Json arguments, Json progress_token);
+  void reply(const Json& id, Json result);
+  void reply_error(const Json& id, int code, const std::string& message);
+
+  std::vector<Tool*> tools_;
+  std::unordered_map<std::string, Tool*> tools_by_name_;
+  SessionOptions options_;
+  SendFn send_;
+  bool initialized_ = false;
+  std::string protocol_version_;
+  LogLevel log_threshold_ = LogLevel::info;
+  // In-flight tools/call requests by their id's JSON text (so 1 and "1" stay distinct).
+  std::map<std::string, std::shared_ptr<SessionToolCall>> calls_;
+};
+
+}  // namespace vc::mcp

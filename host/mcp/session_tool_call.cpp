@@ -1,0 +1,88 @@
+// session_tool_call.cpp — see session_tool_call.h.
+#include "mcp/session_tool_call.h"
+
+#include <cmath>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "mcp/jsonrpc.h"
+#include "mcp/log_level.h"
+
+namespace vc::mcp {
+namespace {
+
+// 3 rather than 3.0 on the wire when the value is whole: what clients show to people.
+Json number_json(double value) {
+  if (std::isfinite(value) && std::trunc(value) == value && std::fabs(value) < 9.0e15) {
+    return static_cast<int64_t>(value);
+  }
+  return value;
+}
+
+}  // namespace
+
+SessionToolCall::SessionToolCall(ToolCallOwner& owner, Json request_id, std::string tool_name,
+                                 Json arguments, Json progress_token)
+    : owner_(&owner),
+      request_id_(std::move(request_id)),
+      tool_name_(std::move(tool_name)),
+      arguments_(std::move(arguments)),
+      progress_token_(std::move(progress_token)) {}
+
+const Json& SessionToolCall::arguments() const { return arguments_; }
+
+void SessionToolCall::report_progress(double progress, std::optional<double> total,
+                                      const std::string& message) {
+  if (!in_flight() || progress_token_.is_null() || !std::isfinite(progress)) return;
+  // The spec requires progress to increase with every notification.
+  if (last_progress_ && progress <= *last_progress_) return;
+  last_progress_ = progress;
+  Json params{{"progressToken", progress_token_}, {"progress", number_json(progress)}};
+  if (total) params["total"] = number_json(*total);
+  if (!message.empty()) params["message"] = message;
+  owner_->send(jsonrpc::make_notification("notifications/progress", std::move(params)));
+}
+
+void SessionToolCall::log(LogLevel level, const Json& data) {
+  if (!in_flight() || !owner_->log_enabled(level)) return;
+  owner_->send(jsonrpc::make_notification(
+      "notifications/message",
+      Json{{"level", log_level_name(level)}, {"logger", tool_name_}, {"data", data}}));
+}
+
+void SessionToolCall::on_cancel(std::function<void()> handler) {
+  if (finished_) return;
+  if (cancelled_) {
+    // Cancelled before the tool got round to registering: run it at once, exactly once.
+    if (handler) handler();
+    return;
+  }
+  cancel_handler_ = std::move(handler);
+}
+
+bool SessionToolCall::cancelled() const { return cancelled_; }
+
+void SessionToolCall::finish(ToolResult result) {
+  if (finished_) return;
+  finished_ = true;
+  cancel_handler_ = nullptr;  // drop whatever the handler captured
+  if (!in_flight()) return;   // cancelled: the request is never answered
+  const auto keep_alive = shared_from_this();  // the owner drops its reference below
+  std::exchange(owner_, nullptr)->call_finished(*this, std::move(result));
+}
+
+void SessionToolCall::cancel() {
+  if (finished_ || cancelled_) return;
+  cancelled_ = true;
+  owner_ = nullptr;
+  auto handler = std::exchange(cancel_handler_, nullptr);
+  if (!handler) return;
+  try {
+    handler();
+  } catch (const std::exception& error) {
+    spdlog::error("cancelling {} failed: {}", tool_name_, error.what());
+  }
+}
+
+}  // namespace vc::mcp

@@ -1,0 +1,67 @@
+// session_tool_call.h — one tools/call request in flight: the ToolCall a tool works with.
+//
+// The call reports back to its session through ToolCallOwner while it is in flight. Once it
+// is finished, cancelled or detached it never touches the session again, so a tool may keep
+// its shared_ptr for as long as it likes (for example until a cancelled backend op completes).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/json.h"
+#include "mcp/tool.h"
+
+namespace vc::mcp {
+
+class SessionToolCall;
+
+// What an in-flight call needs from its session. [loop-thread]
+class ToolCallOwner {
+ public:
+  virtual ~ToolCallOwner() = default;
+  virtual void send(const Json& message) = 0;
+  virtual bool log_enabled(LogLevel level) const = 0;
+  // The call's result, delivered once; the owner answers the request and forgets the call.
+  virtual void call_finished(SessionToolCall& call, ToolResult result) = 0;
+};
+
+class SessionToolCall final : public ToolCall,
+                              public std::enable_shared_from_this<SessionToolCall> {
+ public:
+  // `progress_token` is the request's _meta.progressToken, null when it had none.
+  SessionToolCall(ToolCallOwner& owner, Json request_id, std::string tool_name, Json arguments,
+                  Json progress_token);
+
+  const Json& arguments() const override;
+  void report_progress(double progress, std::optional<double> total,
+                       const std::string& message) override;
+  void log(LogLevel level, const Json& data) override;
+  void on_cancel(std::function<void()> handler) override;
+  bool cancelled() const override;
+  void finish(ToolResult result) override;
+
+  const Json& request_id() const { return request_id_; }
+  const std::string& tool_name() const { return tool_name_; }
+
+  // [loop-thread] The client cancelled the request or the server is shutting down: runs the
+  // cancel handler (now, or as soon as one is set) and never answers. The session has
+  // already forgotten the call.
+  void cancel();
+
+ private:
+  bool in_flight() const { return owner_ != nullptr; }
+
+  ToolCallOwner* owner_;  // null once finished or cancelled
+  Json request_id_;
+  std::string tool_name_;
+  Json arguments_;
+  Json progress_token_;
+  std::optional<double> last_progress_;
+  std::function<void()> cancel_handler_;
+  bool cancelled_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace vc::mcp

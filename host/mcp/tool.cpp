@@ -1,0 +1,44 @@
+// tool.cpp — the JSON forms of tool definitions and results (MCP 2025-11-25 Tool and
+// CallToolResult).
+#include "mcp/tool.h"
+
+#include "mcp/python_style_json.h"
+
+namespace vc::mcp {
+
+Json ToolDefinition::to_json() const {
+  Json tool = Json::object();
+  tool["name"] = name;
+  if (title) tool["title"] = *title;
+  tool["description"] = description;
+  tool["inputSchema"] = input_schema;
+  if (!output_schema.is_null()) tool["outputSchema"] = output_schema;
+  if (!annotations.is_null()) tool["annotations"] = annotations;
+  if (!meta.is_null()) tool["_meta"] = meta;
+  return tool;
+}
+
+ToolResult ToolResult::from_payload(const Json& payload, bool is_error) {
+  ToolResult result;
+  result.content = Json::array({Json{{"type", "text"}, {"text", dump_python_style(payload)}}});
+  result.structured_content = payload;
+  result.is_error = is_error;
+  return result;
+}
+
+ToolResult ToolResult::error_text(const std::string& text) {
+  ToolResult result;
+  result.content = Json::array({Json{{"type", "text"}, {"text", text}}});
+  result.is_error = true;
+  return result;
+}
+
+Json ToolResult::to_json() const {
+  Json out = Json::object();
+  out["content"] = content;
+  if (!structured_content.is_null()) out["structuredContent"] = structured_content;
+  out["isError"] = is_error;
+  return out;
+}
+
+}  // namespace vc::mcp

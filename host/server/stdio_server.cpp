@@ -1,0 +1,179 @@
+// stdio_server.cpp — see stdio_server.h.
+#include "server/stdio_server.h"
+
+#include <chrono>
+#include <csignal>
+#include <iostream>
+
+#include <spdlog/spdlog.h>
+
+#include "cli/command_line.h"
+#include "cli/state_directory.h"
+#include "mcp/jsonrpc.h"
+#include "server/tool_instructions.h"
+#include "tools/tool_catalog.h"
+#include "tools/tool_description.h"
+
+namespace vc::server {
+namespace {
+
+constexpr auto kShutdownGrace = std::chrono::seconds(5);
+constexpr uint64_t kBackendShutdownDeadlineMs = 4000;  // inside the watchdog's grace
+
+// Closes whatever is still open on the loop (there should be nothing) and the loop itself.
+void close_loop(uv_loop_t* loop) {
+  if (uv_loop_close(loop) == 0) return;
+  uv_walk(
+      loop,
+      [](uv_handle_t* handle, void*) {
+        spdlog::warn("closing a {} handle left open at exit", uv_handle_type_name(handle->type));
+        if (!uv_is_closing(handle)) uv_close(handle, nullptr);
+      },
+      nullptr);
+  uv_run(loop, UV_RUN_DEFAULT);
+  if (uv_loop_close(loop) != 0) spdlog::warn("the event loop could not be closed cleanly");
+}
+
+const char* signal_name(int signal_number) {
+  return signal_number == SIGINT ? "SIGINT" : signal_number == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+}  // namespace
+
+int StdioServer::run(const cli::ServerConfig& config,
+                     std::shared_ptr<plugins::PluginModule> module) {
+  if (config.transport == cli::Transport::http) {
+    return cli::report_config_error(std::cerr,
+                                    "the http transport is not available in this build yet; "
+                                    "use --transport stdio");
+  }
+  // A client that goes away must not kill the server mid-write: EPIPE is handled instead.
+  std::signal(SIGPIPE, SIG_IGN);
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  int exit_code = 0;
+  {
+    StdioServer server(&loop, config);
+    exit_code = server.serve(std::move(module));
+  }
+  uv_run(&loop, UV_RUN_DEFAULT);  // close callbacks of the parts just destroyed
+  close_loop(&loop);
+  return exit_code;
+}
+
+StdioServer::StdioServer(uv_loop_t* loop, const cli::ServerConfig& config)
+    : loop_(loop), config_(config) {}
+
+StdioServer::~StdioServer() {
+  // Users before what they use: the session's calls reference tools, tools the registry, the
+  // registry the backend.
+  session_.reset();
+  tools_.clear();
+  registry_.reset();
+  backend_.reset();
+  watchdog_.disarm();
+}
+
+int StdioServer::serve(std::shared_ptr<plugins::PluginModule> module) {
+  // Watched from the start, so a SIGTERM during startup still ends in a clean exit 0.
+  signals_ = std::make_unique<SignalWatcher>(loop_, [this](int signal_number) {
+    if (transport_) {  // running
+      begin_shutdown(signal_name(signal_number));
+    } else {
+      signal_during_startup_ = signal_name(signal_number);
+    }
+  });
+  if (!start_backend(std::move(module))) return 1;
+
+  auto instructions = fetch_tool_instructions(loop_, *backend_, config_.shell,
+                                              config_.default_timeout_s);
+  if (!instructions) {
+    spdlog::warn("the backend gave no tool instructions: {}", instructions.failure().message);
+  }
+  auto description = tools::assemble_tool_description(
+      config_.tool_instruction_override, config_.extended_tool_instruction,
+      instructions ? instructions.value() : std::nullopt);
+  if (!description) return fail_startup(description.failure().message);
+  if (!start_protocol(description.value())) return 1;
+
+  spdlog::info("serving MCP over stdio: backend {} {}, computer '{}'", backend_->info().name,
+               backend_->info().version, config_.computer_id);
+  if (!signal_during_startup_.empty()) begin_shutdown(signal_during_startup_);
+  uv_run(loop_, UV_RUN_DEFAULT);  // until begin_shutdown() has closed everything
+  return 0;
+}
+
+bool StdioServer::start_backend(std::shared_ptr<plugins::PluginModule> module) {
+  const auto state_dir = cli::plugin_state_dir(config_.state_dir, module->info().id);
+  auto backend = plugins::Backend::create(loop_, std::move(module), config_.backend_options,
+                                          state_dir);
+  if (!backend) {
+    fail_startup(backend.failure().message);
+    return false;
+  }
+  backend_ = std::move(backend).value();
+  return true;
+}
+
+bool StdioServer::start_protocol(const std::string& tool_description) {
+  computers::RegistrySettings settings;
+  settings.computer_id = config_.computer_id;
+  settings.network_access = config_.network_access;
+  settings.desktop_environment = config_.desktop_environment;
+  settings.shell = config_.shell;
+  settings.workspace_directory = config_.workspace_directory;
+  registry_ = std::make_unique<computers::ComputerRegistry>(backend_, settings);
+  tools_ = tools::make_tool_catalog({&config_, registry_.get(), tool_description});
+
+  std::vector<mcp::Tool*> tools;
+  for (const auto& tool : tools_) tools.push_back(tool.get());
+  mcp::SessionOptions options;
+  options.server_version = VC_HOST_VERSION;
+  session_ = std::make_unique<mcp::Session>(std::move(tools), options, [this](const Json& message) {
+    if (transport_) transport_->send_line(mcp::jsonrpc::serialize(message));
+  });
+
+  auto transport = transport::StdioTransport::open(
+      loop_, {[this](std::string_view line) { session_->receive_line(line); },
+              [this](const std::string& reason) { session_->reject_unreadable_line(reason); },
+              [this] { begin_shutdown("stdin closed"); }});
+  if (!transport) {
+    fail_startup(transport.failure().message);
+    return false;
+  }
+  transport_ = std::move(transport).value();
+  registry_->set_death_handler([this](const std::string& message) {
+    spdlog::error("{}", message);
+    begin_shutdown("the computer died");
+  });
+  transport_->start_reading();
+  return true;
+}
+
+int StdioServer::fail_startup(const std::string& message) {
+  cli::report_config_error(std::cerr, message);
+  if (registry_) registry_->shutdown();
+  signals_->close([] {});
+  if (backend_) backend_->shutdown(kBackendShutdownDeadlineMs, [] {});
+  uv_run(loop_, UV_RUN_DEFAULT);  // until the backend and the signal handles are closed
+  return 1;
+}
+
+void StdioServer::begin_shutdown(const std::string& reason) {
+  if (shutting_down_) return;
+  shutting_down_ = true;
+  spdlog::info("shutting down: {}", reason);
+  watchdog_.arm(kShutdownGrace);
+  transport_->stop_reading();
+  session_->cancel_all_calls();
+  registry_->shutdown();
+  backend_->shutdown(kBackendShutdownDeadlineMs, [this] { close_handles(); });
+}
+
+void StdioServer::close_handles() {
+  // Replies already queued (answers sent before the shutdown began) still reach the client.
+  transport_->close([] {});
+  signals_->close([] {});
+}
+
+}  // namespace vc::server

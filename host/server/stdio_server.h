@@ -1,0 +1,64 @@
+// stdio_server.h — one MCP server process over stdio: wiring and lifetime.
+//
+// Startup: backend instance → tool description (from the backend's tool instructions) →
+// computer registry → tool catalog → MCP session → stdio transport, signals.
+// Data then flows one way: transport → session → tool → registry → backend.
+//
+// Shutdown (stdin EOF, SIGINT, SIGTERM, or the computer dying): stop reading, cancel the calls
+// in flight (their replies are not sent), stop the registry (the computer keeps running),
+// shut the backend down (its pending operations are cancelled; up to 4 s), flush stdout, close
+// every handle, exit 0. A watchdog ends the process with _exit(0) if that takes over 5 s.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <uv.h>
+
+#include "cli/server_config.h"
+#include "computers/computer_registry.h"
+#include "mcp/session.h"
+#include "mcp/tool.h"
+#include "plugins/backend.h"
+#include "plugins/plugin_module.h"
+#include "server/shutdown_watchdog.h"
+#include "server/signal_watcher.h"
+#include "transport/stdio_transport.h"
+
+namespace vc::server {
+
+class StdioServer {
+ public:
+  // Runs the server until it shuts down; returns the process exit code (1 when it cannot
+  // start: the message has been printed as "mcp-virtual-computer: error: ...").
+  static int run(const cli::ServerConfig& config, std::shared_ptr<plugins::PluginModule> module);
+
+  ~StdioServer();
+  StdioServer(const StdioServer&) = delete;
+  StdioServer& operator=(const StdioServer&) = delete;
+
+ private:
+  StdioServer(uv_loop_t* loop, const cli::ServerConfig& config);
+
+  int serve(std::shared_ptr<plugins::PluginModule> module);
+  bool start_backend(std::shared_ptr<plugins::PluginModule> module);
+  bool start_protocol(const std::string& tool_description);
+  int fail_startup(const std::string& message);
+  void begin_shutdown(const std::string& reason);
+  void close_handles();
+
+  uv_loop_t* loop_;
+  const cli::ServerConfig& config_;
+  std::shared_ptr<plugins::Backend> backend_;
+  std::unique_ptr<computers::ComputerRegistry> registry_;
+  std::vector<std::unique_ptr<mcp::Tool>> tools_;
+  std::unique_ptr<mcp::Session> session_;
+  std::unique_ptr<transport::StdioTransport> transport_;
+  std::unique_ptr<SignalWatcher> signals_;
+  ShutdownWatchdog watchdog_;
+  bool shutting_down_ = false;
+  std::string signal_during_startup_;  // acted on once the server runs
+};
+
+}  // namespace vc::server

@@ -1,0 +1,25 @@
+// tool_instructions.h — the backend's description of its computer, asked for once at startup
+// (it becomes terminal_execute's description; spec §1.4.6).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <uv.h>
+
+#include "common/failure.h"
+#include "plugins/backend.h"
+
+namespace vc::server {
+
+// [loop-thread] Starts the tool_instructions operation and runs `loop` until it completes
+// (startup only: nothing else needs the loop yet), giving up after `limit_ms`.
+// nullopt when the backend has no text for this configuration (null or empty).
+Expected<std::optional<std::string>> fetch_tool_instructions(uv_loop_t* loop,
+                                                             plugins::Backend& backend,
+                                                             const std::string& shell,
+                                                             int64_t default_timeout_s,
+                                                             uint64_t limit_ms = 30000);
+
+}  // namespace vc::server
