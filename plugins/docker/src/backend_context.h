@@ -1,0 +1,57 @@
+// backend_context.h — what every flow of one backend instance shares: the engine client, the
+// engine's profile, the parsed options and the per-computer records.
+//
+// Owned by ContainerBackend; flows hold a reference and run on the EngineLoop thread only.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include <vc_engine/engine_client.h>
+
+#include "backend_options.h"
+#include "computer_registry.h"
+#include "engine_failure.h"
+#include "engine_profile.h"
+#include "host_log.h"
+
+namespace vc::container {
+
+struct BackendContext {
+  BackendContext(engine::EngineLoop& engine_loop, engine::EngineClient& engine_client,
+                 const EngineProfile& engine_profile, BackendOptions backend_options,
+                 HostLog host_log)
+      : loop(engine_loop),
+        client(engine_client),
+        profile(engine_profile),
+        options(std::move(backend_options)),
+        log(host_log),
+        computers(engine_loop),
+        address(engine_client.address().display()) {}
+
+  engine::EngineLoop& loop;
+  engine::EngineClient& client;
+  const EngineProfile& profile;
+  const BackendOptions options;
+  const HostLog log;
+  ComputerRegistry computers;
+  const std::string address;  // as shown in messages: unix:///var/run/docker.sock
+
+  // Set on the EngineLoop thread when destroy() begins: from then on no flow may start another
+  // engine call (the client is destroyed before the loop has finished stopping).
+  bool shutting_down = false;
+
+  // Deadlines of an ordinary engine call (--engine-timeout).
+  engine::RequestOptions call_deadlines() const {
+    engine::RequestOptions deadlines = engine::RequestOptions::buffered();
+    deadlines.timeout = options.engine_timeout;
+    return deadlines;
+  }
+
+  OpFailure engine_failure(const engine::EngineError& error, std::string_view action) const {
+    return failure_from_engine(profile, address, error, action);
+  }
+};
+
+}  // namespace vc::container

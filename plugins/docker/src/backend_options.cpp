@@ -1,0 +1,191 @@
+// backend_options.cpp — checking the plugin's options before any engine is contacted.
+#include "backend_options.h"
+
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+#include <vc_engine/engine_address.h>
+
+namespace vc::container {
+namespace {
+
+// The value of option `name`, or null when absent.
+const nlohmann::json& option_value(const nlohmann::json& options, std::string_view name) {
+  static const nlohmann::json null_value;
+  auto it = options.find(std::string(name));
+  return it == options.end() ? null_value : *it;
+}
+
+std::string quoted(const nlohmann::json& value) {
+  return value.is_string() ? "'" + value.get<std::string>() + "'" : value.dump();
+}
+
+bool contains_whitespace(std::string_view text) {
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c)) != 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parse_memory_size(std::string_view text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 18) return std::nullopt;  // 19 digits could overflow int64
+  std::int64_t value = 0;
+  for (std::size_t i = 0; i < digits; ++i) value = value * 10 + (text[i] - '0');
+
+  std::string unit;
+  for (char c : text.substr(digits)) {
+    unit.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  std::int64_t multiplier = 1;
+  if (unit.empty() || unit == "b") {
+    multiplier = 1;
+  } else if (unit == "k" || unit == "kb") {
+    multiplier = std::int64_t{1} << 10;
+  } else if (unit == "m" || unit == "mb") {
+    multiplier = std::int64_t{1} << 20;
+  } else if (unit == "g" || unit == "gb") {
+    multiplier = std::int64_t{1} << 30;
+  } else {
+    return std::nullopt;
+  }
+  if (value > std::numeric_limits<std::int64_t>::max() / multiplier) return std::nullopt;
+  return value * multiplier;
+}
+
+std::optional<BackendOptions> parse_backend_options(const nlohmann::json& config,
+                                                    std::string_view address_option,
+                                                    std::string_view default_address,
+                                                    std::string& error) {
+  if (!config.is_object()) {
+    error = "the backend configuration is not a JSON object";
+    return std::nullopt;
+  }
+  static const nlohmann::json empty_options = nlohmann::json::object();
+  auto options_it = config.find("options");
+  const nlohmann::json& options =
+      options_it != config.end() && options_it->is_object() ? *options_it : empty_options;
+  BackendOptions parsed;
+
+  // --- engine address -------------------------------------------------------------------------
+  const auto& address = option_value(options, address_option);
+  if (address.is_null() || (address.is_string() && address.get<std::string>().empty())) {
+    parsed.engine_address = std::string(default_address);
+  } else if (!address.is_string()) {
+    error = "--" + std::string(address_option) + " must be an engine address such as " +
+            std::string(default_address) + "; got " + address.dump();
+    return std::nullopt;
+  } else {
+    parsed.engine_address = address.get<std::string>();
+  }
+  auto checked = engine::EngineAddress::parse(parsed.engine_address);
+  if (!checked) {
+    error = "--" + std::string(address_option) + " '" + parsed.engine_address +
+            "' is not usable: " + checked.error().message +
+            ". Examples: unix:///var/run/docker.sock, tcp://127.0.0.1:2375";
+    return std::nullopt;
+  }
+
+  // --- image ----------------------------------------------------------------------------------
+  const auto& image = option_value(options, option_names::kImage);
+  if (!image.is_null()) {
+    if (!image.is_string() || image.get<std::string>().empty() ||
+        contains_whitespace(image.get<std::string>())) {
+      error = "--image must be an image reference such as debian:bookworm-slim; got " +
+              quoted(image);
+      return std::nullopt;
+    }
+    parsed.image = image.get<std::string>();
+  }
+
+  // --- resources ------------------------------------------------------------------------------
+  const auto& cpu = option_value(options, option_names::kCpu);
+  if (!cpu.is_null()) {
+    if (!cpu.is_number() || !std::isfinite(cpu.get<double>()) || cpu.get<double>() <= 0 ||
+        cpu.get<double>() > 1e6) {
+      error = "--cpu must be a positive number of CPUs such as 1 or 1.5; got " + quoted(cpu);
+      return std::nullopt;
+    }
+    parsed.cpus = cpu.get<double>();
+  }
+
+  const auto& memory = option_value(options, option_names::kMemory);
+  if (!memory.is_null()) {
+    std::optional<std::int64_t> bytes;
+    if (memory.is_string()) bytes = parse_memory_size(memory.get<std::string>());
+    if (memory.is_number_unsigned()) bytes = memory.get<std::int64_t>();
+    if (!bytes) {
+      error = "--memory must be a size such as 512m or 2g (a whole number with an optional b, "
+              "k, m or g suffix); got " + quoted(memory);
+      return std::nullopt;
+    }
+    if (*bytes < kMinimumMemoryBytes) {
+      error = "--memory must be at least 6m (the engine's minimum); got " + quoted(memory);
+      return std::nullopt;
+    }
+    parsed.memory_bytes = bytes;
+  }
+
+  const auto& pids = option_value(options, option_names::kPidsLimit);
+  if (!pids.is_null()) {
+    if (!pids.is_number_integer() || pids.get<std::int64_t>() < 1) {
+      error = "--pids-limit must be a whole number of processes of at least 1, such as 512; "
+              "got " + quoted(pids);
+      return std::nullopt;
+    }
+    parsed.pids_limit = pids.get<std::int64_t>();
+  }
+
+  // --- hardening ------------------------------------------------------------------------------
+  const auto& harden = option_value(options, option_names::kHarden);
+  if (!harden.is_null()) {
+    if (!harden.is_boolean()) {
+      error = "--harden is a switch (true or false); got " + quoted(harden);
+      return std::nullopt;
+    }
+    parsed.harden = harden.get<bool>();
+  }
+
+  // --- create overrides -----------------------------------------------------------------------
+  const auto& overrides = option_value(options, option_names::kCreateOverrides);
+  if (!overrides.is_null() && !(overrides.is_string() && overrides.get<std::string>().empty())) {
+    if (!overrides.is_string()) {
+      error = "--create-overrides must be a JSON object given as a string";
+      return std::nullopt;
+    }
+    nlohmann::json document;
+    try {
+      document = nlohmann::json::parse(overrides.get<std::string>());
+    } catch (const nlohmann::json::parse_error& e) {
+      error = "--create-overrides is not valid JSON (" + std::string(e.what()) +
+              "). Pass a JSON object to merge into the engine's container create request, "
+              "e.g. '{\"HostConfig\":{\"ShmSize\":268435456}}'";
+      return std::nullopt;
+    }
+    if (!document.is_object()) {
+      error = "--create-overrides must be a JSON object to merge into the engine's container "
+              "create request, e.g. '{\"Env\":[\"LANG=C.UTF-8\"]}'; got " + document.dump();
+      return std::nullopt;
+    }
+    parsed.create_overrides = std::move(document);
+  }
+
+  // --- engine timeout -------------------------------------------------------------------------
+  const auto& timeout = option_value(options, option_names::kEngineTimeout);
+  if (!timeout.is_null()) {
+    if (!timeout.is_number_integer() || timeout.get<std::int64_t>() < 1 ||
+        timeout.get<std::int64_t>() > 86400) {
+      error = "--engine-timeout must be a whole number of seconds between 1 and 86400; got " +
+              quoted(timeout);
+      return std::nullopt;
+    }
+    parsed.engine_timeout = std::chrono::seconds(timeout.get<std::int64_t>());
+  }
+  return parsed;
+}
+
+}  // namespace vc::container

@@ -1,0 +1,61 @@
+// backend_options.h — the plugin's command-line options, parsed and checked.
+//
+// The host hands create_backend() {"options":{"<name>":<value>,...}} with every declared option
+// present (null when unset without default). This file turns that into BackendOptions and
+// refuses bad values with a sentence that names the option and shows a valid example. Pure:
+// no I/O, so create_backend() stays instant; the engine is first contacted by validate.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace vc::container {
+
+// Option names, as users type them after "--". The address option is per engine
+// ("docker-host"); the rest are shared by every container engine plugin.
+namespace option_names {
+inline constexpr const char* kImage = "image";
+inline constexpr const char* kCpu = "cpu";
+inline constexpr const char* kMemory = "memory";
+inline constexpr const char* kPidsLimit = "pids-limit";
+inline constexpr const char* kHarden = "harden";
+inline constexpr const char* kCreateOverrides = "create-overrides";
+inline constexpr const char* kEngineTimeout = "engine-timeout";
+}  // namespace option_names
+
+// Defaults (the textual forms are what --help shows).
+inline constexpr const char* kDefaultImage = "debian:bookworm-slim";
+inline constexpr std::int64_t kDefaultEngineTimeoutSeconds = 30;
+// Docker refuses smaller memory limits at create time; checking here gives a clearer message.
+inline constexpr std::int64_t kMinimumMemoryBytes = 6 * 1024 * 1024;
+
+struct BackendOptions {
+  std::string engine_address;  // as given (parsed and checked by parse_backend_options)
+  std::string image = kDefaultImage;
+  std::optional<double> cpus;
+  std::optional<std::int64_t> memory_bytes;
+  std::optional<std::int64_t> pids_limit;
+  bool harden = false;
+  // A JSON object merged into every create request, or null.
+  nlohmann::json create_overrides;
+  std::chrono::milliseconds engine_timeout{std::chrono::seconds(kDefaultEngineTimeoutSeconds)};
+};
+
+// Parses the create_backend() config. `address_option` is the engine address option's name
+// ("docker-host") and `default_address` its fallback. On failure returns nullopt and sets
+// `error` to an actionable sentence naming the option. Any thread.
+std::optional<BackendOptions> parse_backend_options(const nlohmann::json& config,
+                                                    std::string_view address_option,
+                                                    std::string_view default_address,
+                                                    std::string& error);
+
+// "512m" -> 536870912. Digits with an optional unit b, k, m or g (any case; "mb" and "gb" are
+// accepted too), as `docker run --memory` takes them. nullopt when malformed or too large.
+std::optional<std::int64_t> parse_memory_size(std::string_view text);
+
+}  // namespace vc::container

@@ -1,0 +1,44 @@
+// computer_naming.h — how a computer_id becomes an engine object: the container name, the
+// labels that mark a container as ours, and the short id users see.
+//
+// These names are the compatibility contract with computers created by earlier versions of
+// the server (spec §3.1): a container is found again after a host restart only by its name and
+// recognised as ours only by its labels, so none of them may change.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace vc::container {
+
+// Prefix of every container name: kilntainer-<computer_id> (singular, as the original).
+inline constexpr std::string_view kContainerNamePrefix = "kilntainer-";
+
+// The six labels put on every container at create time.
+namespace labels {
+inline constexpr const char* kOwned = "kilntainers";                        // "true"
+inline constexpr const char* kComputerId = "kilntainers.computer-id";        // the slug
+inline constexpr const char* kTemporary = "kilntainers.temporary";           // "true"/"false"
+inline constexpr const char* kImage = "kilntainers.image";                   // as requested
+inline constexpr const char* kDesktop = "mcp-virtual-computer.desktop";      // mode at creation
+inline constexpr const char* kWorkspace = "mcp-virtual-computer.workspace";  // e.g. /workspace
+}  // namespace labels
+
+// Length of the container id prefix shown to users ("sandbox_id"), as `docker ps` shows it.
+inline constexpr std::size_t kShortIdLength = 12;
+
+// True for 1-63 characters of [a-z0-9-] that start and end with a letter or digit. Any thread.
+bool is_valid_computer_id(std::string_view id);
+
+// The sentence every op answers an invalid computer_id with.
+inline constexpr const char* kComputerIdRule =
+    "computer_id must be 1-63 lowercase letters, numbers, or hyphens; it must start and end "
+    "with a letter or number.";
+
+// "kilntainer-<id>". The id must be valid (checked by the caller).
+std::string container_name(std::string_view computer_id);
+
+// The first 12 characters of an engine container id (the whole id when shorter).
+std::string short_container_id(std::string_view container_id);
+
+}  // namespace vc::container

@@ -1,0 +1,94 @@
+// computer_registry.cpp — per-computer lanes and the expected-stop bookkeeping.
+#include "computer_registry.h"
+
+#include <algorithm>
+
+namespace vc::container {
+
+std::uint64_t SerialLane::enqueue(Job job) {
+  std::uint64_t ticket = next_ticket_++;
+  queue_.emplace_back(ticket, std::move(job));
+  if (!running_) start_next();
+  return ticket;
+}
+
+bool SerialLane::withdraw(std::uint64_t ticket) {
+  auto it = std::find_if(queue_.begin(), queue_.end(),
+                         [ticket](const auto& entry) { return entry.first == ticket; });
+  if (it == queue_.end()) return false;
+  queue_.erase(it);
+  return true;
+}
+
+void SerialLane::start_next() {
+  if (queue_.empty()) {
+    running_ = false;
+    return;
+  }
+  running_ = true;
+  Job job = std::move(queue_.front().second);
+  queue_.pop_front();
+  std::uint64_t this_job = ++running_job_;
+  // `done` may be called inside job() itself; starting the next job on a later loop turn keeps
+  // the stack flat and the order of callbacks easy to reason about. The lane belongs to a
+  // ComputerRecord that outlives every job queued on it (jobs hold the record).
+  job([this, this_job] {
+    if (running_job_ != this_job) return;  // a second done() of the same job
+    ++running_job_;
+    if (!loop_.post([this] { start_next(); })) running_ = false;
+  });
+}
+
+ComputerRecord::ExpectedStop::ExpectedStop(std::shared_ptr<ComputerRecord> record)
+    : record_(std::move(record)) {
+  ++record_->stop_generation_;
+  ++record_->stops_in_progress_;
+}
+
+ComputerRecord::ExpectedStop::~ExpectedStop() {
+  if (--record_->stops_in_progress_ > 0) return;
+  auto waiters = std::move(record_->settled_waiters_);
+  record_->settled_waiters_.clear();
+  for (auto& waiter : waiters) waiter();
+}
+
+std::shared_ptr<ComputerRecord::ExpectedStop> ComputerRecord::expect_stop() {
+  return std::make_shared<ExpectedStop>(shared_from_this());
+}
+
+void ComputerRecord::when_settled(std::function<void()> callback) {
+  if (stops_in_progress_ == 0) {
+    callback();
+    return;
+  }
+  settled_waiters_.push_back(std::move(callback));
+}
+
+void ComputerRecord::mark_created() {
+  removed_on_purpose_ = false;
+  auto waiters = std::move(recreated_waiters_);
+  recreated_waiters_.clear();
+  for (auto& waiter : waiters) waiter();
+}
+
+void ComputerRecord::when_recreated(std::function<void()> callback) {
+  recreated_waiters_.push_back(std::move(callback));
+}
+
+const std::shared_ptr<ComputerRecord>& ComputerRegistry::record(const std::string& computer_id) {
+  auto it = records_.find(computer_id);
+  if (it == records_.end()) {
+    it = records_.emplace(computer_id, std::make_shared<ComputerRecord>(loop_, computer_id)).first;
+  }
+  return it->second;
+}
+
+void ComputerRegistry::clear() {
+  for (auto& [id, record] : records_) {
+    record->execs.clear();
+    record->lifecycle.clear();
+  }
+  records_.clear();
+}
+
+}  // namespace vc::container

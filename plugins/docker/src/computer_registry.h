@@ -1,0 +1,121 @@
+// computer_registry.h — what the plugin remembers about each computer while it runs.
+//
+// Only what the engine cannot tell: the shell readiness checks use, the order in which
+// operations on one computer run, and whether a stop in progress was asked for by this plugin
+// (so that the death watch does not report it). Everything else is read from the engine each
+// time, which is what makes a host restart harmless.
+//
+// EngineLoop thread only, like every flow that uses it.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <vc_engine/engine_loop.h>
+
+namespace vc::container {
+
+// Jobs that run one at a time, in the order they were queued. A job receives `done` and calls
+// it exactly once when it has finished; the next job then starts on a later loop turn.
+class SerialLane {
+ public:
+  using Job = std::function<void(std::function<void()> done)>;
+
+  explicit SerialLane(engine::EngineLoop& loop) : loop_(loop) {}
+
+  // Queues `job`; returns a ticket for withdraw().
+  std::uint64_t enqueue(Job job);
+  // Removes a job that has not started yet; false when it has started (or never existed).
+  bool withdraw(std::uint64_t ticket);
+  // Drops every queued job without running it (shutdown).
+  void clear() { queue_.clear(); }
+
+ private:
+  void start_next();
+
+  engine::EngineLoop& loop_;
+  std::deque<std::pair<std::uint64_t, Job>> queue_;
+  bool running_ = false;
+  std::uint64_t next_ticket_ = 1;
+  // Bumped by each job start, so that a `done` called twice cannot start two jobs.
+  std::uint64_t running_job_ = 0;
+};
+
+class ComputerRecord : public std::enable_shared_from_this<ComputerRecord> {
+ public:
+  ComputerRecord(engine::EngineLoop& loop, std::string id)
+      : computer_id(std::move(id)), execs(loop), lifecycle(loop) {}
+
+  const std::string computer_id;
+  // The shell of the last create or attach: what restart and factory reset check readiness
+  // with. /bin/sh until one of those ran in this process.
+  std::string shell = "/bin/sh";
+  // The full container id last seen, for messages when the container is already gone.
+  std::string container_id;
+
+  // Execs run one at a time in call order (the original's per-computer lock); lifecycle
+  // operations (create, attach, restart, remove, reset, network) in a lane of their own, so a
+  // network switch does not wait for a long command.
+  SerialLane execs;
+  SerialLane lifecycle;
+
+  // Bumped each time this plugin stops, restarts or removes the container. An exec or a death
+  // watch that saw another generation when it started knows the stop was asked for.
+  std::uint64_t stop_generation() const { return stop_generation_; }
+  bool stop_in_progress() const { return stops_in_progress_ > 0; }
+
+  // Held by a flow for as long as it may stop the container (see expect_stop()).
+  class ExpectedStop {
+   public:
+    explicit ExpectedStop(std::shared_ptr<ComputerRecord> record);
+    ~ExpectedStop();
+    ExpectedStop(const ExpectedStop&) = delete;
+    ExpectedStop& operator=(const ExpectedStop&) = delete;
+
+   private:
+    std::shared_ptr<ComputerRecord> record_;
+  };
+  // Marks a stop of the container as requested by this plugin until the token is dropped.
+  std::shared_ptr<ExpectedStop> expect_stop();
+
+  // Runs `callback` once no expected stop is in progress (now, when none is).
+  void when_settled(std::function<void()> callback);
+
+  // A computer removed through this plugin is gone on purpose: its death watch waits for it to
+  // be created again instead of reporting a death.
+  bool removed_on_purpose() const { return removed_on_purpose_; }
+  void mark_removed() { removed_on_purpose_ = true; }
+  // Called when this plugin created the computer's container; wakes the waiting death watches.
+  void mark_created();
+  void when_recreated(std::function<void()> callback);
+
+ private:
+  std::uint64_t stop_generation_ = 0;
+  int stops_in_progress_ = 0;
+  std::vector<std::function<void()>> settled_waiters_;
+  bool removed_on_purpose_ = false;
+  std::vector<std::function<void()>> recreated_waiters_;
+};
+
+class ComputerRegistry {
+ public:
+  explicit ComputerRegistry(engine::EngineLoop& loop) : loop_(loop) {}
+
+  // The record of `computer_id`, created on first use.
+  const std::shared_ptr<ComputerRecord>& record(const std::string& computer_id);
+
+  // Drops every record and queued job (shutdown). Flows still running keep their record alive.
+  void clear();
+
+ private:
+  engine::EngineLoop& loop_;
+  std::unordered_map<std::string, std::shared_ptr<ComputerRecord>> records_;
+};
+
+}  // namespace vc::container

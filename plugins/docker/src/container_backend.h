@@ -1,0 +1,105 @@
+// container_backend.h — one backend instance: the vc_backend handed to the host, and the
+// dispatch of each operation onto the plugin's private EngineLoop.
+//
+// Engine-neutral: the engine's particulars come from the EngineProfile the plugin passes in
+// (docker_profile() for the Docker plugin), so a Podman plugin reuses all of this.
+//
+// Threading. Op functions, cancel() and destroy() are called on the host's loop thread and
+// never block: each op function checks its request (a malformed one is rejected with
+// VC_E_INVALID_ARGUMENT and never completed), accepts the op and posts the work to the
+// EngineLoop, whose thread runs every flow and calls op->complete(). Operations on one
+// computer run in order: execs in one lane, lifecycle operations (create, attach, restart,
+// remove, reset, network) in another; different computers run in parallel.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+#include <vc-backend-1/vc_sdk.h>
+#include <vc_engine/engine_client.h>
+#include <vc_engine/engine_loop.h>
+
+#include "backend_context.h"
+#include "engine_profile.h"
+#include "host_log.h"
+#include "lifecycle_flows.h"
+#include "op_tracker.h"
+
+namespace vc::container {
+
+// How a plugin describes its engine to the shared backend.
+struct BackendIdentity {
+  const EngineProfile* profile = nullptr;
+  const char* address_option = nullptr;   // "docker-host"
+  const char* default_address = nullptr;  // "unix:///var/run/docker.sock"
+};
+
+class ContainerBackend {
+ public:
+  // [host loop] create_backend(): parses the options (no I/O) and starts the EngineLoop. On
+  // failure returns an error status and sets `error`; nothing was started then.
+  static vc_status create(const vc_host_services* host, std::string_view config_json,
+                          const BackendIdentity& identity, vc_backend** out_backend,
+                          std::string& error);
+
+  // The operations, one per slot of vc_backend_ops. [host loop], never block.
+  vc_status validate(const nlohmann::json& request, const vc_op* op);
+  vc_status ensure_image(const nlohmann::json& request, const vc_op* op);
+  vc_status create_computer(const nlohmann::json& request, const vc_op* op);
+  vc_status attach(const nlohmann::json& request, const vc_op* op);
+  vc_status list(const nlohmann::json& request, const vc_op* op);
+  vc_status restart(const nlohmann::json& request, const vc_op* op);
+  vc_status remove(const nlohmann::json& request, const vc_op* op);
+  vc_status factory_reset(const nlohmann::json& request, const vc_op* op);
+  vc_status set_network_access(const nlohmann::json& request, const vc_op* op);
+  vc_status get_desktop_environment(const nlohmann::json& request, const vc_op* op);
+  vc_status set_desktop_environment(const nlohmann::json& request, const vc_op* op);
+  vc_status exec(const nlohmann::json& request, std::string_view stdin_bytes, const vc_op* op);
+  vc_status wait_for_death(const nlohmann::json& request, const vc_op* op);
+  vc_status tool_instructions(const nlohmann::json& request, const vc_op* op);
+
+  // [host loop] ops->cancel().
+  void cancel(const vc_op* op);
+  // [host loop] ops->destroy(): stops the EngineLoop (joining its thread), then deletes this.
+  void destroy();
+
+  const HostLog& log() const { return log_; }
+
+ private:
+  using Flow = std::function<void(FlowScope, Record, Callback<nlohmann::json>)>;
+
+  ContainerBackend(const vc_host_services* host, const BackendIdentity& identity,
+                   BackendOptions options);
+  ~ContainerBackend();
+
+  // Accepts the op and runs `task` on the EngineLoop.
+  vc_status accept(const vc_op* op, std::function<void(const std::shared_ptr<PendingOp>&)> task);
+  // Accepts the op and completes it at once with `outcome`.
+  vc_status complete_now(const vc_op* op, const OpOutcome& outcome);
+  // Accepts the op and runs `flow` in the computer's lifecycle lane.
+  vc_status run_in_lifecycle_lane(const vc_op* op, std::string computer_id, Flow flow);
+  // Completes with what a flow yielded.
+  void complete(const std::shared_ptr<PendingOp>& pending, Expected<nlohmann::json> outcome);
+  // The valid computer_id of `request`, or nullopt (logged).
+  std::optional<std::string> computer_id_of(const nlohmann::json& request,
+                                            const char* operation) const;
+  vc_status reject(const char* operation, std::string_view why) const;
+  OpFailure desktop_unsupported(const std::string& computer_id) const;
+
+  vc_backend handle_{};
+  HostLog log_;
+  const EngineProfile& profile_;
+  std::unique_ptr<engine::EngineLoop> loop_;
+  std::unique_ptr<engine::EngineClient> client_;
+  std::unique_ptr<BackendContext> ctx_;
+  std::unique_ptr<OpTracker> tracker_;
+  std::optional<nlohmann::json> validated_;  // EngineLoop thread: the first successful probe
+};
+
+// The operations table that forwards to ContainerBackend (backend_ops_table.cpp).
+extern const vc_backend_ops kContainerBackendOps;
+
+}  // namespace vc::container

@@ -1,0 +1,49 @@
+// container_spec.h — the body of POST /containers/create for one computer.
+//
+// Pure: builds a JSON document from the computer's settings and the plugin's options, so every
+// field that reaches the engine can be checked in a unit test. Field mapping from the original
+// `docker run` flags (engine-api.md §2.3): --name is the query, --workdir WorkingDir, --label
+// Labels, --rm AutoRemove, --cpus NanoCpus, --memory Memory, the keep-alive argv Cmd.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace vc::container {
+
+// What a computer is made of.
+struct ContainerSpec {
+  std::string computer_id;
+  std::string image;
+  bool temporary = false;
+  bool desktop_environment = false;  // recorded in a label; headless images only for now
+  std::string workspace_directory = "/workspace";
+  std::string network;  // the network at create time (the profile's online network)
+  std::optional<double> cpus;
+  std::optional<std::int64_t> memory_bytes;
+  std::optional<std::int64_t> pids_limit;
+  bool harden = false;
+  // JSON object merged into the document (RFC 7386 merge patch), or null. See
+  // build_create_document() for what it may not change.
+  nlohmann::json overrides;
+};
+
+// The command that keeps a plain image's container alive: it does nothing, forever, and exits
+// at once on SIGTERM (Init: true puts an init in front of it that forwards signals and reaps
+// orphans of exec'd commands).
+std::vector<std::string> keep_alive_command();
+
+// Capabilities a hardened computer keeps (everything else is dropped): what root inside a
+// plain Linux userland needs for package managers and file ownership. Documented in
+// plugins/docker/README.md together with what hardening breaks.
+std::vector<std::string> hardened_capabilities();
+
+// The create document. The overrides are merged last, then the six identity labels are put
+// back: a container that lost them would no longer be recognised as this computer.
+nlohmann::json build_create_document(const ContainerSpec& spec);
+
+}  // namespace vc::container

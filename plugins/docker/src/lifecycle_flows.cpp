@@ -1,0 +1,513 @@
+// lifecycle_flows.cpp — create, attach, restart, remove, factory reset, network, list.
+#include "lifecycle_flows.h"
+
+#include <chrono>
+#include <utility>
+
+#include <vc_engine/url.h>
+
+#include "computer_info.h"
+#include "computer_naming.h"
+#include "helper_exec.h"
+#include "network_toggle.h"
+
+namespace vc::container {
+namespace {
+
+// The readiness probe gets this long (the original's 15 s).
+constexpr std::chrono::seconds kReadinessTimeout{15};
+
+OpFailure missing_computer(const BackendContext& ctx, const std::string& computer_id) {
+  return OpFailure{VC_E_NOT_FOUND,
+                   "Computer '" + computer_id + "' was not found: there is no container named " +
+                       container_name(computer_id) + " at the " + ctx.profile.engine_display_name +
+                       " at " + ctx.address + ".",
+                   error_details(ctx.profile, "computer_not_found", false)};
+}
+
+OpFailure foreign_container(const BackendContext& ctx, const std::string& computer_id) {
+  return OpFailure{VC_E_ALREADY_EXISTS,
+                   ctx.profile.product_display_name + " name '" + container_name(computer_id) +
+                       "' is already in use by a container not owned by this server.",
+                   error_details(ctx.profile, "name_owned_by_other", false)};
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
+    text.pop_back();
+  }
+  return text;
+}
+
+// Inspects the computer's container and refuses a stranger's. nullopt = no such container.
+void inspect_owned(BackendContext& ctx, const FlowScope& scope, const Record& record,
+                   Callback<std::optional<nlohmann::json>> done) {
+  inspect_container(ctx, scope, container_name(record->computer_id),
+                    [&ctx, record, done = std::move(done)](
+                        Expected<std::optional<nlohmann::json>> inspected) {
+                      if (!inspected.ok()) return done(inspected);
+                      const auto& container = inspected.value();
+                      if (container && !is_owned_by(*container, record->computer_id)) {
+                        return done(foreign_container(ctx, record->computer_id));
+                      }
+                      if (container) {
+                        auto id = container->find("Id");
+                        if (id != container->end() && id->is_string()) {
+                          record->container_id = id->get<std::string>();
+                        }
+                      }
+                      done(inspected);
+                    });
+}
+
+// Takes an owned container into service: running, answering commands, with the requested
+// network state. Yields its computer info.
+class BringUp : public std::enable_shared_from_this<BringUp> {
+ public:
+  BringUp(BackendContext& ctx, FlowScope scope, Record record, std::string shell,
+          std::optional<bool> network_access, Callback<nlohmann::json> done)
+      : ctx_(ctx), scope_(std::move(scope)), record_(std::move(record)),
+        shell_(std::move(shell)), network_access_(network_access), done_(std::move(done)),
+        name_(container_name(record_->computer_id)) {}
+
+  // `container` is a fresh inspect document of the container.
+  void run(nlohmann::json container) {
+    container_ = std::move(container);
+    const auto& state = container_.value("State", nlohmann::json::object());
+    if (state.value("Paused", false)) {
+      return unpause_container(ctx_, scope_, name_, [self = shared_from_this()](Expected<Done> r) {
+        if (!r.ok()) return self->done_(r.failure());
+        self->check_readiness();
+      });
+    }
+    if (!is_running(container_)) {
+      return start_container(ctx_, scope_, name_, [self = shared_from_this()](Expected<Done> r) {
+        if (!r.ok()) return self->done_(r.failure());
+        self->check_readiness();
+      });
+    }
+    check_readiness();
+  }
+
+ private:
+  void check_readiness() {
+    if (is_cancelled(scope_)) return done_(cancelled_failure());
+    HelperExecRequest probe;
+    probe.container = name_;
+    probe.argv = {shell_, "-c", std::string("echo ") + kReadinessMarker};
+    probe.timeout = kReadinessTimeout;
+    run_helper_exec(ctx_, scope_, probe, [self = shared_from_this()](Expected<HelperExecResult> r) {
+      self->on_readiness(std::move(r));
+    });
+  }
+
+  void on_readiness(Expected<HelperExecResult> probe) {
+    if (!probe.ok() && probe.failure().status == VC_E_CANCELLED) return done_(probe.failure());
+    std::optional<OpFailure> failure;
+    const std::string short_id = short_container_id(record_->container_id);
+    const std::string command = shell_ + " -c " + shell_quote(std::string("echo ") + kReadinessMarker);
+    if (!probe.ok()) {
+      failure = probe.failure();
+      failure->message = "Container " + short_id + " started but its readiness check failed: " +
+                         failure->message;
+    } else if (probe.value().exit_code != 0) {
+      const auto& result = probe.value();
+      std::string output = trimmed(result.stderr_text.empty() ? result.stdout_text
+                                                              : result.stderr_text);
+      failure = OpFailure{VC_E_FAILED,
+                          "Container " + short_id + " started but its readiness check (" +
+                              command + ") failed with exit code " +
+                              std::to_string(result.exit_code) +
+                              (output.empty() ? "" : ": " + output) +
+                              ". Check that --shell names a shell that exists in the image.",
+                          error_details(ctx_.profile, "readiness_failed", false)};
+    } else if (probe.value().stdout_text.find(kReadinessMarker) == std::string::npos) {
+      failure = OpFailure{VC_E_FAILED,
+                          "Container " + short_id +
+                              " started but readiness check failed (unexpected output).",
+                          error_details(ctx_.profile, "readiness_failed", false)};
+    }
+    if (!failure) return apply_network();
+
+    // Like the original: stop the container (a persistent one stays, stopped, and the next
+    // attach tries again). The stop is ours, not a death.
+    auto stop_token = record_->expect_stop();
+    stop_container(ctx_, nullptr, name_,
+                   [self = shared_from_this(), stop_token, failure = *failure](Expected<Done> r) {
+                     if (!r.ok()) {
+                       self->ctx_.log.warn("Stopping container " + self->name_ +
+                                           " after its failed readiness check failed: " +
+                                           r.failure().message);
+                     }
+                     self->done_(failure);
+                   });
+  }
+
+  void apply_network() {
+    if (!network_access_) return describe();
+    auto steps = plan_network_change(attached_networks(container_), *network_access_, ctx_.profile);
+    apply_network_plan(ctx_, name_, std::move(steps), *network_access_,
+                       [self = shared_from_this()](Expected<Done> r) {
+                         if (!r.ok()) return self->done_(r.failure());
+                         self->describe();
+                       });
+  }
+
+  void describe() {
+    inspect_owned(ctx_, nullptr, record_,
+                  [self = shared_from_this()](Expected<std::optional<nlohmann::json>> r) {
+                    if (!r.ok()) return self->done_(r.failure());
+                    if (!r.value()) {
+                      return self->done_(OpFailure{
+                          VC_E_COMPUTER_DIED,
+                          "Computer '" + self->record_->computer_id + "' disappeared while it "
+                              "was being started (container " + self->name_ + " is gone).",
+                          error_details(self->ctx_.profile, "container_vanished", true)});
+                    }
+                    self->done_(computer_info_from_inspect(*r.value(), self->ctx_.options.image));
+                  });
+  }
+
+  BackendContext& ctx_;
+  FlowScope scope_;
+  Record record_;
+  std::string shell_;
+  std::optional<bool> network_access_;
+  Callback<nlohmann::json> done_;
+  std::string name_;
+  nlohmann::json container_;
+};
+
+void bring_up(BackendContext& ctx, FlowScope scope, Record record, std::string shell,
+              std::optional<bool> network_access, nlohmann::json container,
+              Callback<nlohmann::json> done) {
+  std::make_shared<BringUp>(ctx, std::move(scope), std::move(record), std::move(shell),
+                            network_access, std::move(done))
+      ->run(std::move(container));
+}
+
+// Creates the container from the spec, parks it offline when asked, starts it, brings it up.
+// Used by create (after checking that the name is free) and by factory reset.
+class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
+ public:
+  CreateFresh(BackendContext& ctx, FlowScope scope, Record record, CreateRequest request,
+              Callback<nlohmann::json> done)
+      : ctx_(ctx), scope_(std::move(scope)), record_(std::move(record)),
+        request_(std::move(request)), done_(std::move(done)),
+        name_(container_name(record_->computer_id)) {}
+
+  void run() {
+    request_.spec.network = ctx_.profile.online_network;
+    create_container(ctx_, scope_, name_, build_create_document(request_.spec),
+                     [self = shared_from_this()](Expected<std::string> id) {
+                       if (!id.ok()) return self->on_create_failed(id.failure());
+                       self->record_->container_id = id.value();
+                       self->record_->mark_created();
+                       self->park_offline();
+                     });
+  }
+
+ private:
+  void on_create_failed(OpFailure failure) {
+    if (failure.status != VC_E_ALREADY_EXISTS) return done_(std::move(failure));
+    // Somebody created the name between our inspect and our create: adopt it when it is ours,
+    // refuse it otherwise.
+    inspect_owned(ctx_, scope_, record_,
+                  [self = shared_from_this(), failure](Expected<std::optional<nlohmann::json>> r) {
+                    if (!r.ok()) return self->done_(r.failure());
+                    if (!r.value()) return self->done_(failure);
+                    bring_up(self->ctx_, self->scope_, self->record_, self->request_.shell,
+                             self->request_.network_access, *r.value(), self->done_);
+                  });
+  }
+
+  // A computer without network access never gets a network: it is detached before its first
+  // start (the container is created on the online network, which every engine can later
+  // reconnect; Podman cannot reconnect one created on `none`).
+  void park_offline() {
+    if (request_.network_access) return start();
+    auto steps = plan_network_change({ctx_.profile.online_network}, false, ctx_.profile);
+    apply_network_plan(ctx_, name_, std::move(steps), false,
+                       [self = shared_from_this()](Expected<Done> r) {
+                         if (!r.ok()) return self->remove_after_failure(r.failure());
+                         self->start();
+                       });
+  }
+
+  void start() {
+    start_container(ctx_, scope_, name_, [self = shared_from_this()](Expected<Done> r) {
+      if (!r.ok()) return self->remove_after_failure(r.failure());
+      inspect_owned(self->ctx_, self->scope_, self->record_,
+                    [self](Expected<std::optional<nlohmann::json>> inspected) {
+                      if (!inspected.ok()) return self->done_(inspected.failure());
+                      if (!inspected.value()) {
+                        return self->done_(OpFailure{
+                            VC_E_COMPUTER_DIED,
+                            "Container " + self->name_ + " disappeared right after it started.",
+                            error_details(self->ctx_.profile, "container_vanished", true)});
+                      }
+                      bring_up(self->ctx_, self->scope_, self->record_, self->request_.shell,
+                               self->request_.network_access, *inspected.value(), self->done_);
+                    });
+    });
+  }
+
+  // A container that never ran holds nothing: remove it so that the next attempt starts from
+  // the (possibly corrected) options instead of adopting a broken container.
+  void remove_after_failure(OpFailure failure) {
+    if (failure.status != VC_E_CANCELLED) {
+      failure.message = "Container " + name_ + " was created but could not be started: " +
+                        failure.message;
+    }
+    auto stop_token = record_->expect_stop();
+    remove_container(ctx_, nullptr, name_,
+                     [self = shared_from_this(), stop_token, failure](Expected<bool> r) {
+                       if (!r.ok()) {
+                         self->ctx_.log.warn("Removing container " + self->name_ +
+                                             " after a failed start failed: " +
+                                             r.failure().message);
+                       }
+                       self->done_(failure);
+                     });
+  }
+
+  BackendContext& ctx_;
+  FlowScope scope_;
+  Record record_;
+  CreateRequest request_;
+  Callback<nlohmann::json> done_;
+  std::string name_;
+};
+
+void create_fresh(BackendContext& ctx, FlowScope scope, Record record, CreateRequest request,
+                  Callback<nlohmann::json> done) {
+  std::make_shared<CreateFresh>(ctx, std::move(scope), std::move(record), std::move(request),
+                                std::move(done))
+      ->run();
+}
+
+// Reads a label of an inspect document.
+std::string label_of(const nlohmann::json& container, const char* key, std::string fallback) {
+  const auto& all = container_labels(container);
+  auto it = all.find(key);
+  return it != all.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+}  // namespace
+
+void run_create(BackendContext& ctx, FlowScope scope, Record record, CreateRequest request,
+                Callback<nlohmann::json> done) {
+  record->shell = request.shell;
+  inspect_owned(ctx, scope, record,
+                [&ctx, scope, record, request = std::move(request),
+                 done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
+                  if (!r.ok()) return done(r.failure());
+                  if (r.value()) {
+                    // Ours already: the schema's "created (or already existing and owned)".
+                    return bring_up(ctx, scope, record, request.shell, request.network_access,
+                                    *r.value(), std::move(done));
+                  }
+                  if (is_cancelled(scope)) return done(cancelled_failure());
+                  create_fresh(ctx, scope, record, std::move(request), std::move(done));
+                });
+}
+
+void run_attach(BackendContext& ctx, FlowScope scope, Record record, AttachRequest request,
+                Callback<nlohmann::json> done) {
+  record->shell = request.shell;
+  inspect_owned(ctx, scope, record,
+                [&ctx, scope, record, request = std::move(request),
+                 done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
+                  if (!r.ok()) return done(r.failure());
+                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
+                  bring_up(ctx, scope, record, request.shell, request.network_access,
+                           *r.value(), std::move(done));
+                });
+}
+
+void run_restart(BackendContext& ctx, FlowScope scope, Record record,
+                 Callback<nlohmann::json> done) {
+  inspect_owned(ctx, scope, record,
+                [&ctx, scope, record,
+                 done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
+                  if (!r.ok()) return done(r.failure());
+                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
+                  bool network = has_network_access(attached_networks(*r.value()));
+                  auto stop_token = record->expect_stop();
+                  restart_container(
+                      ctx, scope, container_name(record->computer_id),
+                      [&ctx, scope, record, network, stop_token,
+                       done = std::move(done)](Expected<Done> restarted) mutable {
+                        if (!restarted.ok()) return done(restarted.failure());
+                        inspect_owned(ctx, scope, record,
+                                      [&ctx, scope, record, network, stop_token,
+                                       done = std::move(done)](
+                                          Expected<std::optional<nlohmann::json>> again) mutable {
+                                        if (!again.ok()) return done(again.failure());
+                                        if (!again.value()) {
+                                          return done(OpFailure{
+                                              VC_E_COMPUTER_DIED,
+                                              "Computer '" + record->computer_id +
+                                                  "' disappeared after restart.",
+                                              error_details(ctx.profile, "container_vanished",
+                                                            false)});
+                                        }
+                                        // The token lives until the computer is back in
+                                        // service: the death watch re-arms after that.
+                                        bring_up(ctx, scope, record, record->shell, network,
+                                                 *again.value(),
+                                                 [stop_token, done = std::move(done)](
+                                                     Expected<nlohmann::json> info) {
+                                                   done(std::move(info));
+                                                 });
+                                      });
+                      });
+                });
+}
+
+void run_remove(BackendContext& ctx, FlowScope scope, Record record,
+                Callback<nlohmann::json> done) {
+  inspect_owned(ctx, scope, record,
+                [&ctx, scope, record,
+                 done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
+                  if (!r.ok()) return done(r.failure());
+                  nlohmann::json result = {{"computer_id", record->computer_id}, {"removed", false}};
+                  if (!r.value()) return done(result);
+                  auto stop_token = record->expect_stop();
+                  remove_container(ctx, scope, container_name(record->computer_id),
+                                   [record, result, stop_token, done = std::move(done)](
+                                       Expected<bool> removed) mutable {
+                                     if (!removed.ok()) return done(removed.failure());
+                                     result["removed"] = removed.value();
+                                     record->mark_removed();
+                                     done(result);
+                                   });
+                });
+}
+
+void run_factory_reset(BackendContext& ctx, FlowScope scope, Record record,
+                       Callback<nlohmann::json> done) {
+  inspect_owned(ctx, scope, record,
+                [&ctx, scope, record,
+                 done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
+                  if (!r.ok()) return done(r.failure());
+                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
+                  const auto& old = *r.value();
+                  CreateRequest request;
+                  request.spec.computer_id = record->computer_id;
+                  request.spec.image = label_of(old, labels::kImage, ctx.options.image);
+                  request.spec.temporary = label_of(old, labels::kTemporary, "false") == "true";
+                  request.spec.desktop_environment = label_of(old, labels::kDesktop, "false") == "true";
+                  request.spec.workspace_directory =
+                      label_of(old, labels::kWorkspace, "/workspace");
+                  request.spec.cpus = ctx.options.cpus;
+                  request.spec.memory_bytes = ctx.options.memory_bytes;
+                  request.spec.pids_limit = ctx.options.pids_limit;
+                  request.spec.harden = ctx.options.harden;
+                  request.spec.overrides = ctx.options.create_overrides;
+                  request.network_access = has_network_access(attached_networks(old));
+                  request.shell = record->shell;
+                  auto stop_token = record->expect_stop();
+                  remove_container(
+                      ctx, scope, container_name(record->computer_id),
+                      [&ctx, scope, record, stop_token, request = std::move(request),
+                       done = std::move(done)](Expected<bool> removed) mutable {
+                        if (!removed.ok()) return done(removed.failure());
+                        create_fresh(ctx, scope, record, std::move(request),
+                                     [stop_token, done = std::move(done)](
+                                         Expected<nlohmann::json> info) { done(std::move(info)); });
+                      });
+                });
+}
+
+void run_set_network_access(BackendContext& ctx, FlowScope scope, Record record, bool enabled,
+                            Callback<nlohmann::json> done) {
+  inspect_owned(ctx, scope, record,
+                [&ctx, scope, record, enabled,
+                 done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
+                  if (!r.ok()) return done(r.failure());
+                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
+                  if (is_cancelled(scope)) return done(cancelled_failure());
+                  auto steps = plan_network_change(attached_networks(*r.value()), enabled, ctx.profile);
+                  apply_network_plan(
+                      ctx, container_name(record->computer_id), std::move(steps), enabled,
+                      [&ctx, record, done = std::move(done)](Expected<Done> applied) mutable {
+                        if (!applied.ok()) return done(applied.failure());
+                        inspect_owned(ctx, nullptr, record,
+                                      [&ctx, record, done = std::move(done)](
+                                          Expected<std::optional<nlohmann::json>> after) {
+                                        if (!after.ok()) return done(after.failure());
+                                        if (!after.value()) {
+                                          return done(missing_computer(ctx, record->computer_id));
+                                        }
+                                        done(computer_info_from_inspect(*after.value(),
+                                                                        ctx.options.image));
+                                      });
+                      });
+                });
+}
+
+void run_get_desktop_environment(BackendContext& ctx, FlowScope scope, Record record,
+                                 Callback<nlohmann::json> done) {
+  inspect_owned(ctx, scope, record,
+                [&ctx, record, done = std::move(done)](Expected<std::optional<nlohmann::json>> r) {
+                  if (!r.ok()) return done(r.failure());
+                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
+                  // Headless images have no desktop; the desktop image comes later.
+                  done(nlohmann::json{{"enabled", false}, {"desktop_url", nullptr}});
+                });
+}
+
+void run_list(BackendContext& ctx, FlowScope scope, Callback<nlohmann::json> done) {
+  if (ctx.shutting_down) return done(cancelled_failure());
+  nlohmann::json filters = {{"label", nlohmann::json::array({std::string(labels::kOwned) + "=true"})}};
+  auto handle = ctx.client.get_json(
+      engine::query_target("/containers/json", {{"all", "1"}, {"filters", filters.dump()}}),
+      [&ctx, done = std::move(done)](engine::Result<engine::JsonResponse> result) {
+        if (!result.ok()) return done(ctx.engine_failure(result.error(), "list containers"));
+        const auto& rows = result.value().body;
+        if (!rows.is_array()) {
+          return done(OpFailure{VC_E_FAILED,
+                                "The " + ctx.profile.engine_display_name +
+                                    " returned invalid computer inventory data.",
+                                error_details(ctx.profile, "invalid_list", false)});
+        }
+        nlohmann::json computers = nlohmann::json::array();
+        for (const auto& row : rows) {
+          if (auto info = computer_info_from_list_row(row, ctx.options.image)) {
+            computers.push_back(std::move(*info));
+          }
+        }
+        done(nlohmann::json{{"computers", std::move(computers)}});
+      },
+      ctx.call_deadlines());
+  track_in(scope, handle);
+}
+
+}  // namespace vc::container
+
+namespace vc::container {
+
+void run_describe(BackendContext& ctx, FlowScope scope, Record record,
+                  Callback<nlohmann::json> done) {
+  inspect_owned(ctx, scope, record,
+                [&ctx, record, done = std::move(done)](Expected<std::optional<nlohmann::json>> r) {
+                  if (!r.ok()) return done(r.failure());
+                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
+                  done(computer_info_from_inspect(*r.value(), ctx.options.image));
+                });
+}
+
+}  // namespace vc::container

@@ -1,0 +1,81 @@
+// lifecycle_flows.h — the operations that change or describe a computer as a whole: create,
+// attach, restart, remove, factory reset, network access, list, desktop state.
+//
+// Each flow is a short chain of engine calls run on the EngineLoop thread. The backend runs
+// the flows of one computer one at a time (its record's lifecycle lane) and completes the op
+// with what `done` receives. A flow checks ownership before it touches a container: a
+// container named kilntainer-<id> without our computer-id label is refused and left alone.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "computer_registry.h"
+#include "container_calls.h"
+#include "container_spec.h"
+
+namespace vc::container {
+
+// The readiness probe's marker (spec §3.3): `<shell> -c "echo kilntainers-ready"`.
+inline constexpr const char* kReadinessMarker = "kilntainers-ready";
+
+struct CreateRequest {
+  ContainerSpec spec;
+  bool network_access = true;
+  std::string shell;
+};
+
+struct AttachRequest {
+  std::string computer_id;
+  bool network_access = true;
+  std::string shell;
+};
+
+using FlowScope = std::shared_ptr<CancelScope>;
+using Record = std::shared_ptr<ComputerRecord>;
+
+// Creates and starts the computer and waits until it runs commands. An existing container of
+// ours with that name is adopted instead (like attach); a stranger's is refused.
+void run_create(BackendContext& ctx, FlowScope scope, Record record, CreateRequest request,
+                Callback<nlohmann::json> done);
+
+// Adopts an existing computer: starts it if stopped, checks readiness, applies the network
+// state. VC_E_NOT_FOUND when there is no such container.
+void run_attach(BackendContext& ctx, FlowScope scope, Record record, AttachRequest request,
+                Callback<nlohmann::json> done);
+
+// POST restart (the writable layer is kept), readiness, the previous network state again.
+void run_restart(BackendContext& ctx, FlowScope scope, Record record,
+                 Callback<nlohmann::json> done);
+
+// Forced delete; {"computer_id","removed":false} when there was nothing to delete.
+void run_remove(BackendContext& ctx, FlowScope scope, Record record,
+                Callback<nlohmann::json> done);
+
+// Delete, then create again with the same id, image, temporary flag, workspace and network
+// state (read from the old container's labels and networks).
+void run_factory_reset(BackendContext& ctx, FlowScope scope, Record record,
+                       Callback<nlohmann::json> done);
+
+void run_set_network_access(BackendContext& ctx, FlowScope scope, Record record, bool enabled,
+                            Callback<nlohmann::json> done);
+
+// The live desktop state: always off for headless computers ({"enabled":false,...}).
+void run_get_desktop_environment(BackendContext& ctx, FlowScope scope, Record record,
+                                 Callback<nlohmann::json> done);
+
+// Every computer of this server, from one label-filtered container list call.
+void run_list(BackendContext& ctx, FlowScope scope, Callback<nlohmann::json> done);
+
+}  // namespace vc::container
+
+namespace vc::container {
+
+// The computer info of an existing computer, read as it is (nothing is changed).
+void run_describe(BackendContext& ctx, FlowScope scope, Record record,
+                  Callback<nlohmann::json> done);
+
+}  // namespace vc::container
