@@ -30,12 +30,18 @@ void SerialLane::start_next() {
   queue_.pop_front();
   std::uint64_t this_job = ++running_job_;
   // `done` may be called inside job() itself; starting the next job on a later loop turn keeps
-  // the stack flat and the order of callbacks easy to reason about. The lane belongs to a
-  // ComputerRecord that outlives every job queued on it (jobs hold the record).
+  // the stack flat and the order of callbacks easy to reason about. A job holds the record
+  // that owns this lane while it runs, so `this` is alive when `done` is called; the posted
+  // start may run after the record went away, hence the token.
   job([this, this_job] {
     if (running_job_ != this_job) return;  // a second done() of the same job
     ++running_job_;
-    if (!loop_.post([this] { start_next(); })) running_ = false;
+    std::weak_ptr<char> alive = alive_;
+    if (!loop_.post([this, alive] {
+          if (alive.lock()) start_next();
+        })) {
+      running_ = false;
+    }
   });
 }
 

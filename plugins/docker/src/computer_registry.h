@@ -28,6 +28,8 @@ class SerialLane {
   using Job = std::function<void(std::function<void()> done)>;
 
   explicit SerialLane(engine::EngineLoop& loop) : loop_(loop) {}
+  SerialLane(const SerialLane&) = delete;
+  SerialLane& operator=(const SerialLane&) = delete;
 
   // Queues `job`; returns a ticket for withdraw().
   std::uint64_t enqueue(Job job);
@@ -45,6 +47,10 @@ class SerialLane {
   std::uint64_t next_ticket_ = 1;
   // Bumped by each job start, so that a `done` called twice cannot start two jobs.
   std::uint64_t running_job_ = 0;
+  // The start of the next job is posted to the loop after the finished job let go of the
+  // record that owns this lane; the posted callback checks this token before touching the
+  // lane, because shutdown may have freed it in between.
+  std::shared_ptr<char> alive_ = std::make_shared<char>();
 };
 
 class ComputerRecord : public std::enable_shared_from_this<ComputerRecord> {
