@@ -1,14 +1,40 @@
 #!/usr/bin/env bash
-# Sets up and runs the server: installs what is missing, builds a release, and starts
-# mcp-virtual-computer with the given arguments (MCP over stdio by default).
+# Sets up and runs the server: installs what is missing, builds a release, prepares the engine
+# the chosen backend needs, and starts mcp-virtual-computer with the given arguments (MCP over
+# stdio by default).
 #   scripts/run.sh [mcp-virtual-computer arguments]
+#
+# For the docker backend (the default) it starts dockerd when it does not answer and, when
+# debian:bookworm-slim is missing and cannot be pulled, builds it locally (debootstrap, then an
+# import) and says so. Set VC_SKIP_ENGINE_SETUP=1, or pass --docker-host, to leave the engine
+# alone. Everything but the server's own stdout goes to stderr: stdout belongs to MCP.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${VC_BUILD_DIR:-$root/build/release}
 
+# The backend the arguments select (the host's default is docker), and whether they name an
+# engine of their own.
+backend=docker
+own_engine=0
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[i]}" in
+    --backend) backend=${args[i + 1]:-} ;;
+    --backend=*) backend=${args[i]#--backend=} ;;
+    --docker-host | --docker-host=* | --podman-socket | --podman-socket=*) own_engine=1 ;;
+    plugins | --help | -h | --version) own_engine=1 ;;
+  esac
+done
+
 bash "$root/scripts/install-deps.sh" >&2
-# Build output goes to stderr: stdout belongs to the MCP protocol.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVC_BUILD_TESTS=OFF >&2
 cmake --build "$build" --parallel "$(nproc)" >&2
+
+if [[ ${VC_SKIP_ENGINE_SETUP:-0} != 1 && $own_engine == 0 ]]; then
+  case "$backend" in
+    docker) bash "$root/scripts/engines/docker-up.sh" >&2 ;;
+    podman) [[ -f $root/scripts/engines/podman-up.sh ]] && bash "$root/scripts/engines/podman-up.sh" >&2 ;;
+  esac
+fi
 
 exec "$build/bin/mcp-virtual-computer" "$@"

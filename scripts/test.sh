@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, builds everything with AddressSanitizer and
+# The test command: installs what is missing, starts the engines the integration tests use
+# (dockerd, with locally built test images), builds everything with AddressSanitizer and
 # UndefinedBehaviorSanitizer and warnings as errors, and runs the whole suite with ctest.
 #   scripts/test.sh [extra ctest arguments, e.g. -R protocol]
 set -euo pipefail
@@ -7,11 +8,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${VC_TEST_BUILD_DIR:-$root/build/test}
 
 bash "$root/scripts/install-deps.sh" test
+bash "$root/scripts/engines/docker-up.sh"
 
 cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=Debug -DVC_SANITIZE=ON -DVC_WARNINGS_AS_ERRORS=ON -DVC_BUILD_TESTS=ON
 cmake --build "$build" --parallel "$(nproc)"
 
+# The engines docker-up.sh made available: their integration cases fail rather than skip.
+export VC_REQUIRE_ENGINES=${VC_REQUIRE_ENGINES:-docker}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir "$build" --output-on-failure --parallel 2 --timeout 600 "$@"
