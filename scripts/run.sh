@@ -6,7 +6,7 @@
 #
 # For the docker backend (the default) it starts dockerd when it does not answer and, when
 # debian:bookworm-slim is missing and cannot be pulled, builds it locally (debootstrap, then an
-# import) and says so. Set VC_SKIP_ENGINE_SETUP=1, or pass --docker-host, to leave the engine
+# import) and says so. (It also makes the small busybox image the tests use.) Set VC_SKIP_ENGINE_SETUP=1, or pass --docker-host, to leave the engine
 # alone. Everything but the server's own stdout goes to stderr: stdout belongs to MCP.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,7 +32,7 @@ cmake --build "$build" --parallel "$(nproc)" >&2
 
 if [[ ${VC_SKIP_ENGINE_SETUP:-0} != 1 && $own_engine == 0 ]]; then
   case "$backend" in
-    docker) bash "$root/scripts/engines/docker-up.sh" >&2 ;;
+    docker) bash "$root/scripts/engines/docker-up.sh" --pull-first >&2 ;;
     podman) [[ -f $root/scripts/engines/podman-up.sh ]] && bash "$root/scripts/engines/podman-up.sh" >&2 ;;
   esac
 fi
