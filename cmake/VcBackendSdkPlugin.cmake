@@ -8,6 +8,7 @@
 #     SOURCES <file>...
 #     [OUTPUT_DIRECTORY <dir>]         # where the build writes the module
 #     [INSTALL_DESTINATION <dir>]      # default: the backend directory (see below)
+#     [COMPONENT <name>]               # install component; default: backend-<name>
 #     [NO_INSTALL])
 #
 # The result is a MODULE library that
@@ -27,12 +28,15 @@
 # relative to the install prefix (VcBackendSdk_BACKEND_SUBDIR, e.g.
 # lib/mcp-virtual-computer/backends). Installing with the host's prefix therefore puts the
 # plugin where the host looks by default; VcBackendSdk_BACKEND_DIR is that directory in the
-# SDK's own prefix.
+# SDK's own prefix. Each plugin is its own install component (backend-<name>), so a package
+# or a test can install the host without a given plugin:
+#   cmake --install <build> --component Unspecified      # host and SDK
+#   cmake --install <build> --component backend-docker   # one plugin
 
 include_guard(GLOBAL)
 
 function(vc_backend_add_plugin target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_INSTALL" "NAME;OUTPUT_DIRECTORY;INSTALL_DESTINATION" "SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_INSTALL" "NAME;OUTPUT_DIRECTORY;INSTALL_DESTINATION;COMPONENT" "SOURCES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "vc_backend_add_plugin(${target}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -92,6 +96,9 @@ function(vc_backend_add_plugin target)
     else()
       set(destination "lib/mcp-virtual-computer/backends")
     endif()
-    install(TARGETS ${target} LIBRARY DESTINATION "${destination}")
+    if(NOT ARG_COMPONENT)
+      set(ARG_COMPONENT "backend-${ARG_NAME}")
+    endif()
+    install(TARGETS ${target} LIBRARY DESTINATION "${destination}" COMPONENT "${ARG_COMPONENT}")
   endif()
 endfunction()

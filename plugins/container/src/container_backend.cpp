@@ -1,7 +1,10 @@
 // container_backend.cpp — request checks on the host's thread, flows on the EngineLoop.
 #include "container_backend.h"
 
+#include <algorithm>
+#include <cstring>
 #include <future>
+#include <new>
 #include <utility>
 
 #include "computer_info.h"
@@ -39,7 +42,7 @@ bool present(const nlohmann::json& request, const char* key) {
 // --- instance ------------------------------------------------------------------------------
 
 vc_status ContainerBackend::create(const vc_host_services* host, std::string_view config_json,
-                                   const BackendIdentity& identity, vc_backend** out_backend,
+                                   BackendIdentity identity, vc_backend** out_backend,
                                    std::string& error) {
   auto config = nlohmann::json::parse(config_json, nullptr, /*allow_exceptions=*/false);
   auto options = parse_backend_options(config, identity.address_option, identity.default_address,
@@ -48,16 +51,19 @@ vc_status ContainerBackend::create(const vc_host_services* host, std::string_vie
     error = identity.profile->engine_name + ": " + error;
     return VC_E_INVALID_ARGUMENT;
   }
-  auto* backend = new ContainerBackend(host, identity, std::move(*options));
-  backend->log_.info(identity.profile->engine_name + " backend ready; engine at " +
-                     backend->ctx_->address + ", image " + backend->ctx_->options.image);
+  const std::string engine_name = identity.profile->engine_name;
+  auto* backend = new ContainerBackend(host, std::move(identity), std::move(*options));
+  backend->log_.info(engine_name + " backend ready; engine at " + backend->ctx_->address +
+                     ", image " + backend->ctx_->options.image +
+                     (backend->launcher_ ? " (started by this plugin when it does not answer)"
+                                         : ""));
   *out_backend = &backend->handle_;
   return VC_OK;
 }
 
-ContainerBackend::ContainerBackend(const vc_host_services* host, const BackendIdentity& identity,
+ContainerBackend::ContainerBackend(const vc_host_services* host, BackendIdentity identity,
                                    BackendOptions options)
-    : log_(host), profile_(*identity.profile) {
+    : log_(host), profile_(*identity.profile), launcher_(std::move(identity.launcher)) {
   handle_.struct_size = sizeof(vc_backend);
   handle_.plugin_ctx = this;
   handle_.ops = &kContainerBackendOps;
@@ -89,7 +95,39 @@ void ContainerBackend::destroy() {
   client_.reset();
   // 4. Stop and join the loop; the context its callbacks use is still alive.
   loop_.reset();
+  // 5. An engine this plugin started goes with it; the computers it ran stay in its storage.
+  if (launcher_) launcher_->stop();
   delete this;
+}
+
+vc_status create_container_backend(const vc_host_services* host, const char* config_json,
+                                   size_t config_len, BackendIdentity identity,
+                                   vc_backend** out_backend, char* errbuf, size_t errbuf_cap) {
+  // Copies `message` into the host's error buffer, always NUL-terminated and truncated to fit.
+  auto write_error = [errbuf, errbuf_cap](std::string_view message) {
+    if (errbuf == nullptr || errbuf_cap == 0) return;
+    size_t n = std::min(message.size(), errbuf_cap - 1);
+    std::memcpy(errbuf, message.data(), n);
+    errbuf[n] = '\0';
+  };
+  if (host == nullptr || out_backend == nullptr || identity.profile == nullptr) {
+    return VC_E_INVALID_ARGUMENT;
+  }
+  const std::string engine_name = identity.profile->engine_name;
+  try {
+    std::string error;
+    std::string_view config = config_json ? std::string_view(config_json, config_len) : "{}";
+    vc_status status = ContainerBackend::create(host, config, std::move(identity), out_backend,
+                                                error);
+    if (status != VC_OK) write_error(error);
+    return status;
+  } catch (const std::bad_alloc&) {
+    write_error(engine_name + ": out of memory");
+    return VC_E_NO_MEMORY;
+  } catch (const std::exception& e) {
+    write_error(engine_name + ": " + e.what());
+    return VC_E_FAILED;
+  }
 }
 
 // --- helpers -------------------------------------------------------------------------------
@@ -175,6 +213,16 @@ OpFailure ContainerBackend::desktop_unsupported(const std::string& computer_id) 
 vc_status ContainerBackend::validate(const nlohmann::json&, const vc_op* op) {
   return accept(op, [this](const std::shared_ptr<PendingOp>& pending) {
     if (validated_) return complete(pending, *validated_);
+    if (launcher_ && !launched_) {
+      std::string why;
+      if (!launcher_->start(why)) {
+        return complete(pending, OpFailure{VC_E_UNAVAILABLE,
+                                           "Cannot start the " + profile_.engine_display_name +
+                                               " at " + ctx_->address + ": " + why,
+                                           error_details(profile_, "engine_start_failed", true)});
+      }
+      launched_ = true;
+    }
     auto handle = client_->negotiate(
         [this, pending](engine::Result<engine::EngineInfo> info) {
           if (!info.ok()) {
@@ -195,6 +243,17 @@ vc_status ContainerBackend::validate(const nlohmann::json&, const vc_op* op) {
                                                    ctx_->address + ": " + reason + ". " +
                                                    profile_.daemon_hint,
                                                error_details(profile_, "engine_unreachable", true)});
+          }
+          if (info.value().is_podman != profile_.is_podman) {
+            return complete(
+                pending,
+                OpFailure{VC_E_UNAVAILABLE,
+                          "The engine at " + ctx_->address + " is " +
+                              (info.value().is_podman ? "Podman " : "Docker ") +
+                              info.value().version + ", not " +
+                              (profile_.is_podman ? "Podman" : "Docker") + ". " +
+                              profile_.wrong_engine_hint,
+                          error_details(profile_, "wrong_engine", false)});
           }
           nlohmann::json result = {{"engine", profile_.engine_name},
                                    {"engine_version", info.value().version},

@@ -23,6 +23,7 @@
 #include <vc_engine/engine_loop.h>
 
 #include "backend_context.h"
+#include "engine_launcher.h"
 #include "engine_profile.h"
 #include "host_log.h"
 #include "lifecycle_flows.h"
@@ -34,15 +35,25 @@ namespace vc::container {
 struct BackendIdentity {
   const EngineProfile* profile = nullptr;
   const char* address_option = nullptr;   // "docker-host"
-  const char* default_address = nullptr;  // "unix:///var/run/docker.sock"
+  // Used when the options name no address: "unix:///var/run/docker.sock", or what the
+  // plugin discovered at create time (Podman).
+  std::string default_address;
+  // Starts the engine at the first validate when set (engine_launcher.h); owned by the backend.
+  std::unique_ptr<EngineLauncher> launcher;
 };
+
+// create_backend() of a plugin built on ContainerBackend: the whole vc_plugin_descriptor slot,
+// including the error buffer and exceptions. [host loop] No I/O.
+vc_status create_container_backend(const vc_host_services* host, const char* config_json,
+                                   size_t config_len, BackendIdentity identity,
+                                   vc_backend** out_backend, char* errbuf, size_t errbuf_cap);
 
 class ContainerBackend {
  public:
   // [host loop] create_backend(): parses the options (no I/O) and starts the EngineLoop. On
   // failure returns an error status and sets `error`; nothing was started then.
   static vc_status create(const vc_host_services* host, std::string_view config_json,
-                          const BackendIdentity& identity, vc_backend** out_backend,
+                          BackendIdentity identity, vc_backend** out_backend,
                           std::string& error);
 
   // The operations, one per slot of vc_backend_ops. [host loop], never block.
@@ -71,7 +82,7 @@ class ContainerBackend {
  private:
   using Flow = std::function<void(FlowScope, Record, Callback<nlohmann::json>)>;
 
-  ContainerBackend(const vc_host_services* host, const BackendIdentity& identity,
+  ContainerBackend(const vc_host_services* host, BackendIdentity identity,
                    BackendOptions options);
   ~ContainerBackend();
 
@@ -97,6 +108,8 @@ class ContainerBackend {
   std::unique_ptr<BackendContext> ctx_;
   std::unique_ptr<OpTracker> tracker_;
   std::optional<nlohmann::json> validated_;  // EngineLoop thread: the first successful probe
+  std::unique_ptr<EngineLauncher> launcher_;  // null unless the plugin may start its engine
+  bool launched_ = false;                     // EngineLoop thread
 };
 
 // The operations table that forwards to ContainerBackend (backend_ops_table.cpp).

@@ -22,6 +22,11 @@ struct EngineProfile {
   std::string product_display_name;
   // The hint appended when the engine cannot be reached: "Is dockerd running?".
   std::string daemon_hint;
+  // Whether the engine is Podman (its /_ping carries Libpod-Api-Version). validate refuses
+  // the other engine: each profile's quirks only hold for its own engine.
+  bool is_podman = false;
+  // What to tell a user whose address leads to the other engine.
+  std::string wrong_engine_hint;
 
   // The network a computer with network access is connected to ("bridge").
   std::string online_network;

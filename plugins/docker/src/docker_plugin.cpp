@@ -3,15 +3,11 @@
 //
 // Everything here is static data, valid while the module is loaded. The backend logic is the
 // engine-neutral ContainerBackend, given Docker's profile.
-#include <algorithm>
-#include <cstring>
-#include <new>
-#include <string>
-#include <string_view>
+#include <utility>
 
 #include <vc-backend-1/vc_sdk.h>
 
-#include "backend_options.h"
+#include "backend_option_decls.h"
 #include "container_backend.h"
 #include "docker_profile.h"
 
@@ -23,35 +19,17 @@ namespace {
 
 constexpr const char* kDefaultDockerHost = "unix:///var/run/docker.sock";
 
-// Copies `message` into the host's error buffer, always NUL-terminated and truncated to fit.
-void write_error(char* errbuf, size_t errbuf_cap, std::string_view message) {
-  if (errbuf == nullptr || errbuf_cap == 0) return;
-  size_t n = std::min(message.size(), errbuf_cap - 1);
-  std::memcpy(errbuf, message.data(), n);
-  errbuf[n] = '\0';
-}
-
-// [loop-thread] No I/O: the engine is first contacted by validate.
+// [host loop] No I/O: the engine is first contacted by validate.
 vc_status VC_CALL create_backend(const vc_host_services* host, const char* config_json,
                                  size_t config_len, vc_backend** out_backend, char* errbuf,
                                  size_t errbuf_cap) {
-  if (host == nullptr || out_backend == nullptr) return VC_E_INVALID_ARGUMENT;
-  try {
-    std::string error;
-    std::string_view config = config_json ? std::string_view(config_json, config_len) : "{}";
-    vc::container::BackendIdentity identity{&vc::docker::docker_profile(), "docker-host",
-                                            kDefaultDockerHost};
-    vc_status status = vc::container::ContainerBackend::create(host, config, identity,
-                                                               out_backend, error);
-    if (status != VC_OK) write_error(errbuf, errbuf_cap, error);
-    return status;
-  } catch (const std::bad_alloc&) {
-    write_error(errbuf, errbuf_cap, "docker: out of memory");
-    return VC_E_NO_MEMORY;
-  } catch (const std::exception& e) {
-    write_error(errbuf, errbuf_cap, std::string("docker: ") + e.what());
-    return VC_E_FAILED;
-  }
+  vc::container::BackendIdentity identity;
+  identity.profile = &vc::docker::docker_profile();
+  identity.address_option = "docker-host";
+  identity.default_address = kDefaultDockerHost;
+  return vc::container::create_container_backend(host, config_json, config_len,
+                                                 std::move(identity), out_backend, errbuf,
+                                                 errbuf_cap);
 }
 
 constexpr vc_option_decl kDockerHostOption = {
@@ -64,80 +42,16 @@ constexpr vc_option_decl kDockerHostOption = {
     .env_var = "DOCKER_HOST",
 };
 
-constexpr vc_option_decl kImageOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_STRING,
-    .name = "image",
-    .help = "Image new computers are created from. Images other than debian:bookworm-slim "
-            "need --tool-instruction-override describing them",
-    .default_value = vc::container::kDefaultImage,
-    .env_var = nullptr,
-};
-
-constexpr vc_option_decl kCpuOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_NUMBER,
-    .name = "cpu",
-    .help = "CPU limit of new computers, in CPUs (e.g. 1.5); default: no limit",
-    .default_value = nullptr,
-    .env_var = nullptr,
-};
-
-constexpr vc_option_decl kMemoryOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_STRING,
-    .name = "memory",
-    .help = "Memory limit of new computers (e.g. 512m, 2g); default: no limit",
-    .default_value = nullptr,
-    .env_var = nullptr,
-};
-
-constexpr vc_option_decl kPidsLimitOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_INTEGER,
-    .name = "pids-limit",
-    .help = "Most processes a new computer may run at once; default: no limit",
-    .default_value = nullptr,
-    .env_var = nullptr,
-};
-
-constexpr vc_option_decl kHardenOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_BOOL,
-    .name = "harden",
-    .help = "Create computers with every capability dropped except CHOWN, DAC_OVERRIDE, "
-            "FOWNER, FSETID, KILL, SETGID and SETUID, and with no-new-privileges. Breaks sudo, "
-            "su and other setuid programs, ping, binding ports below 1024, chroot and mknod "
-            "(see plugins/docker/README.md)",
-    .default_value = "false",
-    .env_var = nullptr,
-};
-
-constexpr vc_option_decl kCreateOverridesOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_STRING,
-    .name = "create-overrides",
-    .help = "JSON object merged into the Docker Engine API container create request of new "
-            "computers, e.g. '{\"HostConfig\":{\"ShmSize\":268435456}}' (replaces the "
-            "original's --docker-run-flag)",
-    .default_value = nullptr,
-    .env_var = nullptr,
-};
-
-constexpr vc_option_decl kEngineTimeoutOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_INTEGER,
-    .name = "engine-timeout",
-    .help = "Seconds an ordinary Docker engine call may take (image pulls and commands are "
-            "not limited by it)",
-    .default_value = "30",
-    .env_var = nullptr,
-};
-
-constexpr const vc_option_decl* kOptions[] = {
-    &kDockerHostOption, &kImageOption,           &kCpuOption,           &kMemoryOption,
-    &kPidsLimitOption,  &kHardenOption,          &kCreateOverridesOption, &kEngineTimeoutOption,
-    nullptr};
+// The address option, then the options every container backend shares.
+constexpr const vc_option_decl* kOptions[] = {&kDockerHostOption,
+                                              &vc::container::kImageOption,
+                                              &vc::container::kCpuOption,
+                                              &vc::container::kMemoryOption,
+                                              &vc::container::kPidsLimitOption,
+                                              &vc::container::kHardenOption,
+                                              &vc::container::kCreateOverridesOption,
+                                              &vc::container::kEngineTimeoutOption,
+                                              nullptr};
 
 constexpr vc_plugin_descriptor kDescriptor = {
     .struct_size = sizeof(vc_plugin_descriptor),

@@ -10,6 +10,9 @@ const container::EngineProfile& docker_profile() {
     p.engine_display_name = "Docker engine";
     p.product_display_name = "Docker";
     p.daemon_hint = "Is dockerd running?";
+    p.is_podman = false;
+    p.wrong_engine_hint =
+        "Use --backend podman for Podman, or point --docker-host at dockerd's socket.";
     p.online_network = "bridge";
     // Docker keeps a disconnected container parked on its `none` network, which is what the
     // original server did and what `docker inspect` users expect to see.

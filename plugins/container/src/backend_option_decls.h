@@ -1,0 +1,85 @@
+// backend_option_decls.h — the command-line options every container backend plugin declares
+// (image, limits, hardening, create overrides, engine timeout), so that a computer is
+// configured the same way whichever engine runs it. Each plugin adds its address option in
+// front (--docker-host, --podman-socket). parse_backend_options() reads them all.
+//
+// Static data, valid for the life of the module; any thread.
+#pragma once
+
+#include <vc-backend-1/vc_sdk.h>
+
+#include "backend_options.h"
+
+namespace vc::container {
+
+inline constexpr vc_option_decl kImageOption = {
+    .struct_size = sizeof(vc_option_decl),
+    .type = VC_OPTION_STRING,
+    .name = "image",
+    .help = "Image new computers are created from. Images other than debian:bookworm-slim "
+            "need --tool-instruction-override describing them",
+    .default_value = kDefaultImage,
+    .env_var = nullptr,
+};
+
+inline constexpr vc_option_decl kCpuOption = {
+    .struct_size = sizeof(vc_option_decl),
+    .type = VC_OPTION_NUMBER,
+    .name = "cpu",
+    .help = "CPU limit of new computers, in CPUs (e.g. 1.5); default: no limit",
+    .default_value = nullptr,
+    .env_var = nullptr,
+};
+
+inline constexpr vc_option_decl kMemoryOption = {
+    .struct_size = sizeof(vc_option_decl),
+    .type = VC_OPTION_STRING,
+    .name = "memory",
+    .help = "Memory limit of new computers (e.g. 512m, 2g); default: no limit",
+    .default_value = nullptr,
+    .env_var = nullptr,
+};
+
+inline constexpr vc_option_decl kPidsLimitOption = {
+    .struct_size = sizeof(vc_option_decl),
+    .type = VC_OPTION_INTEGER,
+    .name = "pids-limit",
+    .help = "Most processes a new computer may run at once; default: no limit",
+    .default_value = nullptr,
+    .env_var = nullptr,
+};
+
+inline constexpr vc_option_decl kHardenOption = {
+    .struct_size = sizeof(vc_option_decl),
+    .type = VC_OPTION_BOOL,
+    .name = "harden",
+    .help = "Create computers with every capability dropped except CHOWN, DAC_OVERRIDE, "
+            "FOWNER, FSETID, KILL, SETGID and SETUID, and with no-new-privileges. Breaks sudo, "
+            "su and other setuid programs, ping, binding ports below 1024, chroot and mknod "
+            "(see plugins/docker/README.md)",
+    .default_value = "false",
+    .env_var = nullptr,
+};
+
+inline constexpr vc_option_decl kCreateOverridesOption = {
+    .struct_size = sizeof(vc_option_decl),
+    .type = VC_OPTION_STRING,
+    .name = "create-overrides",
+    .help = "JSON object merged into the Engine API container create request of new "
+            "computers, e.g. '{\"HostConfig\":{\"ShmSize\":268435456}}' (replaces the "
+            "original's --docker-run-flag)",
+    .default_value = nullptr,
+    .env_var = nullptr,
+};
+
+inline constexpr vc_option_decl kEngineTimeoutOption = {
+    .struct_size = sizeof(vc_option_decl),
+    .type = VC_OPTION_INTEGER,
+    .name = "engine-timeout",
+    .help = "Seconds an ordinary engine call may take (image pulls and commands are not "
+            "limited by it)",
+    .default_value = "30",
+    .env_var = nullptr,
+};
+
+}  // namespace vc::container
