@@ -36,8 +36,8 @@ ContainerEngine make_podman() {
   engine.cli_environment = {{"CONTAINERS_CONF", "/etc/mcp-virtual-computer-test/containers.conf"}};
   engine.bridge_network = "podman";
   engine.setup_command = "bash scripts/engines/podman-up.sh";
-  engine.unreachable_prefix = "Cannot connect to Podman at ";
-  engine.unreachable_suffix = "running?";
+  engine.unreachable_prefix = "Cannot connect to the Podman service at ";
+  engine.unreachable_suffix = "Is `podman system service` running on that socket?";
   return engine;
 }
 
