@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, starts the engines the integration tests use
-# (dockerd, with locally built test images), builds everything with AddressSanitizer and
+# (dockerd and Podman's API service, with locally built test images), builds everything with AddressSanitizer and
 # UndefinedBehaviorSanitizer and warnings as errors, and runs the whole suite with ctest.
 #   scripts/test.sh [extra ctest arguments, e.g. -R protocol]
 set -euo pipefail
@@ -9,13 +9,17 @@ build=${VC_TEST_BUILD_DIR:-$root/build/test}
 
 bash "$root/scripts/install-deps.sh" test
 bash "$root/scripts/engines/docker-up.sh"
+bash "$root/scripts/engines/podman-up.sh"
+# The configuration podman-up.sh wrote (runc, low default ulimits), for the podman CLI the tests
+# use to inspect and clean up.
+export CONTAINERS_CONF=${CONTAINERS_CONF:-/etc/mcp-virtual-computer-test/containers.conf}
 
 cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=Debug -DVC_SANITIZE=ON -DVC_WARNINGS_AS_ERRORS=ON -DVC_BUILD_TESTS=ON
 cmake --build "$build" --parallel "$(nproc)"
 
-# The engines docker-up.sh made available: their integration cases fail rather than skip.
-export VC_REQUIRE_ENGINES=${VC_REQUIRE_ENGINES:-docker}
+# The engines the scripts made available: their integration cases fail rather than skip.
+export VC_REQUIRE_ENGINES=${VC_REQUIRE_ENGINES:-docker,podman}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir "$build" --output-on-failure --parallel 2 --timeout 600 "$@"
