@@ -33,7 +33,11 @@ cmake --build "$build" --parallel "$(nproc)" >&2
 if [[ ${VC_SKIP_ENGINE_SETUP:-0} != 1 && $own_engine == 0 ]]; then
   case "$backend" in
     docker) bash "$root/scripts/engines/docker-up.sh" --pull-first >&2 ;;
-    podman) [[ -f $root/scripts/engines/podman-up.sh ]] && bash "$root/scripts/engines/podman-up.sh" >&2 ;;
+    podman)
+      bash "$root/scripts/engines/podman-up.sh" >&2
+      # A private service the plugin may start gets the same runtime and ulimits.
+      export CONTAINERS_CONF=${CONTAINERS_CONF:-/etc/mcp-virtual-computer-test/containers.conf}
+      ;;
   esac
 fi
 
