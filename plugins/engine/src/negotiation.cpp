@@ -116,6 +116,19 @@ void Negotiation::on_ping(Result<HttpResponse> response) {
     info_.is_podman = true;
     info_.libpod_api_version = *libpod;
   }
+  if (info_.is_podman) {
+    // Podman's /version takes over a second (it runs the OCI runtime and conmon to report
+    // their versions), and its /_ping already names the version: "Libpod-Api-Version: 4.3.1",
+    // "Server: Libpod/4.3.1 (linux)".
+    info_.version = info_.libpod_api_version;
+    const auto open = info_.server.find('(');
+    const auto close = info_.server.find(')', open == std::string::npos ? 0 : open);
+    if (open != std::string::npos && close != std::string::npos) {
+      info_.os = info_.server.substr(open + 1, close - open - 1);
+    }
+    publish_and_deliver();
+    return;
+  }
   auto self = std::static_pointer_cast<Negotiation>(shared_from_this());
   start_request("/v" + info_.api_version + "/version",
                 [self](Result<HttpResponse> version) { self->on_version(std::move(version)); });
@@ -138,6 +151,10 @@ void Negotiation::on_version(Result<HttpResponse> response) {
   info_.min_api_version = string_member(body, "MinAPIVersion");
   info_.os = string_member(body, "Os");
   info_.arch = string_member(body, "Arch");
+  publish_and_deliver();
+}
+
+void Negotiation::publish_and_deliver() {
   {
     std::lock_guard lock(client_->mutex);
     client_->info = info_;

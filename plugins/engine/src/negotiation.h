@@ -26,6 +26,8 @@ class Negotiation final : public Operation {
  private:
   void on_ping(Result<HttpResponse> response);
   void on_version(Result<HttpResponse> response);
+  // Publishes the negotiated info to the client, then delivers it.
+  void publish_and_deliver();
   void start_request(std::string target, std::function<void(Result<HttpResponse>)> on_done);
   void deliver(Result<EngineInfo> result);
 
