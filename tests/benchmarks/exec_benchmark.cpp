@@ -1,0 +1,319 @@
+// exec_benchmark.cpp — how fast the host runs commands compared with the engine's own CLI.
+//
+// Rows (each measured alternately with its CLI counterpart in one run, so both see the same
+// machine state):
+//   exec     terminal_execute of `true` over stdio on one long-lived host with a warm computer,
+//            against `<cli> exec <container> true`;
+//   inspect  the plugin's `list` operation through the C ABI (one filtered list plus one batched
+//            inspect), against `<cli> inspect <container>` and against the original's two CLI
+//            calls for a listing (`ps --filter` then `inspect`);
+//   create   a fresh computer to its first command: a new host's first terminal_execute of
+//            `true` (create, start, readiness, exec), against `<cli> run -d` + `<cli> exec true`;
+//   memory   the host's resident set size, idle, with a warm computer.
+// Prints a Markdown table of medians, the ratio, and the spread.
+//
+//   vc_exec_benchmark --host-binary PATH --plugin-dir DIR [--engine docker|podman]
+//                     [--runs N] [--create-runs M] [--image IMAGE]
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backend_driver.h"
+#include "container_engine.h"
+#include "host_environment.h"
+#include "mcp_client.h"
+#include "temp_directory.h"
+#include "test_names.h"
+
+namespace {
+
+using vc::test::Json;
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+struct Settings {
+  std::string host_binary;
+  std::string plugin_dir;
+  std::string engine = "docker";
+  int runs = 30;
+  int create_runs = 8;
+  std::string image = "debian:bookworm-slim";
+};
+
+struct Samples {
+  std::string name;
+  std::vector<double> ms;
+
+  double quantile(double q) const {
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.empty()) return 0;
+    const double position = q * static_cast<double>(sorted.size() - 1);
+    const auto low = static_cast<size_t>(position);
+    const size_t high = std::min(low + 1, sorted.size() - 1);
+    const double fraction = position - static_cast<double>(low);
+    return sorted[low] * (1 - fraction) + sorted[high] * fraction;
+  }
+  double median() const { return quantile(0.5); }
+  double min() const { return ms.empty() ? 0 : *std::min_element(ms.begin(), ms.end()); }
+};
+
+double elapsed_ms(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+[[noreturn]] void die(const std::string& message) {
+  std::cerr << "vc_exec_benchmark: " << message << '\n';
+  std::exit(1);
+}
+
+Settings parse(int argc, char** argv) {
+  Settings settings;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) die(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--host-binary") settings.host_binary = value();
+    else if (arg == "--plugin-dir") settings.plugin_dir = value();
+    else if (arg == "--engine") settings.engine = value();
+    else if (arg == "--runs") settings.runs = std::stoi(value());
+    else if (arg == "--create-runs") settings.create_runs = std::stoi(value());
+    else if (arg == "--image") settings.image = value();
+    else die("unknown argument " + arg);
+  }
+  if (settings.host_binary.empty() || settings.plugin_dir.empty()) {
+    die("usage: vc_exec_benchmark --host-binary PATH --plugin-dir DIR [--engine docker|podman] "
+        "[--runs N] [--create-runs M] [--image IMAGE]");
+  }
+  if (settings.runs < 20) die("--runs must be at least 20");
+  return settings;
+}
+
+const vc::test::ContainerEngine& engine_named(const std::string& name) {
+  for (const auto* engine : vc::test::all_engines()) {
+    if (engine->name == name) return *engine;
+  }
+  die("unknown engine " + name);
+}
+
+class Bench {
+ public:
+  Bench(Settings settings, const vc::test::ContainerEngine& engine)
+      : settings_(std::move(settings)), engine_(engine) {}
+
+  ~Bench() {
+    for (const auto& id : computers_) engine_.remove_container("kilntainer-" + id);
+    for (const auto& name : containers_) engine_.remove_container(name);
+  }
+
+  std::unique_ptr<vc::test::McpClient> start_host(const std::string& computer_id) {
+    vc::test::McpClientOptions options;
+    options.binary = settings_.host_binary;
+    options.args = {"--backend",  engine_.backend, "--plugin-dir", settings_.plugin_dir,
+                    "--state-dir", state_.path().string(), "--image", settings_.image,
+                    "--log-level", "warn"};
+    for (const auto& arg : engine_.address_args()) options.args.push_back(arg);
+    vc::test::Environment environment = engine_.cli_environment;
+    environment["COMPUTER_ID"] = computer_id;
+    options.environment = vc::test::host_environment(environment);
+    options.report_on_failure = false;
+    auto host = std::make_unique<vc::test::McpClient>(options);
+    host->initialize();
+    return host;
+  }
+
+  double mcp_true(vc::test::McpClient& host) {
+    const auto start = Clock::now();
+    const Json result = host.call_tool("terminal_execute", {{"args", {"true"}}}, 120s);
+    const double ms = elapsed_ms(start);
+    const Json payload = vc::test::McpClient::payload_of(result);
+    if (vc::test::McpClient::is_error(result) || payload.value("exit_code", -1) != 0) {
+      die("terminal_execute of true failed: " + result.dump() + "\n" + host.diagnostics());
+    }
+    return ms;
+  }
+
+  double cli(const std::vector<std::string>& args) {
+    const auto start = Clock::now();
+    const auto result = engine_.run_cli(args, 120s);
+    const double ms = elapsed_ms(start);
+    if (!result.ok()) die("CLI call failed: " + result.describe(args));
+    return ms;
+  }
+
+  std::vector<Samples> exec_and_inspect(long& host_rss_kb, long& host_hwm_kb) {
+    const std::string id = vc::test::unique_name("bench");
+    computers_.push_back(id);
+    const std::string container = "kilntainer-" + id;
+    auto host = start_host(id);
+    for (int i = 0; i < 3; ++i) mcp_true(*host);  // creates the computer, then warms up
+    for (int i = 0; i < 3; ++i) cli({"exec", container, "true"});
+
+    Samples mcp_exec{"exec: terminal_execute `true` (MCP over stdio)", {}};
+    Samples cli_exec{"exec: `" + engine_.cli + " exec <c> true` (CLI)", {}};
+    for (int i = 0; i < settings_.runs; ++i) {
+      // Alternate which goes first, so neither always runs right after the other.
+      if (i % 2 == 0) {
+        mcp_exec.ms.push_back(mcp_true(*host));
+        cli_exec.ms.push_back(cli({"exec", container, "true"}));
+      } else {
+        cli_exec.ms.push_back(cli({"exec", container, "true"}));
+        mcp_exec.ms.push_back(mcp_true(*host));
+      }
+    }
+
+    std::this_thread::sleep_for(2s);  // idle
+    read_rss(host->pid(), host_rss_kb, host_hwm_kb);
+
+    // Inspect-level: the plugin's list through the C ABI, in this process.
+    const std::filesystem::path plugin =
+        std::filesystem::path(settings_.plugin_dir) / engine_.plugin_file;
+    vc::test::TempDirectory driver_state("vc-bench-driver");
+    vc::test::BackendDriver backend(
+        plugin, {{engine_.address_option, engine_.address()}, {"image", settings_.image}},
+        driver_state.path());
+    Samples api_list{"inspect: plugin `list` op (C ABI, filtered list + batched inspect)", {}};
+    Samples cli_inspect{"inspect: `" + engine_.cli + " inspect <c>` (CLI)", {}};
+    Samples cli_listing{"inspect: `" + engine_.cli + " ps -aq --filter label=...` + `" +
+                            engine_.cli + " inspect <ids>` (the original's list, CLI)",
+                        {}};
+    auto list_once = [&] {
+      const auto start = Clock::now();
+      const auto outcome = backend.run("list", Json::object(), 60s);
+      const double ms = elapsed_ms(start);
+      if (!outcome.ok()) die("list failed: " + outcome.describe());
+      return ms;
+    };
+    auto original_listing = [&] {
+      const auto start = Clock::now();
+      const auto ids = engine_.run_cli({"ps", "-aq", "--filter", "label=kilntainers.computer-id"});
+      if (!ids.ok()) die("ps failed: " + ids.describe({"ps"}));
+      std::vector<std::string> inspect{"inspect"};
+      std::istringstream lines(ids.out);
+      for (std::string line; std::getline(lines, line);) {
+        if (!line.empty()) inspect.push_back(line);
+      }
+      if (inspect.size() > 1) {
+        const auto inspected = engine_.run_cli(inspect);
+        if (!inspected.ok()) die("inspect failed: " + inspected.describe(inspect));
+      }
+      return elapsed_ms(start);
+    };
+    for (int i = 0; i < 3; ++i) list_once();
+    for (int i = 0; i < settings_.runs; ++i) {
+      api_list.ms.push_back(list_once());
+      cli_inspect.ms.push_back(cli({"inspect", container}));
+      cli_listing.ms.push_back(original_listing());
+    }
+
+    close_host(host);
+    return {mcp_exec, cli_exec, api_list, cli_inspect, cli_listing};
+  }
+
+  std::vector<Samples> create_to_first_exec() {
+    Samples mcp{"create: new computer to first terminal_execute `true` (MCP)", {}};
+    Samples cli_path{"create: `" + engine_.cli + " run -d` + `" + engine_.cli +
+                         " exec <c> true` (CLI)",
+                     {}};
+    for (int i = 0; i < settings_.create_runs; ++i) {
+      {
+        const std::string id = vc::test::unique_name("bench-create");
+        computers_.push_back(id);
+        auto host = start_host(id);  // initialize is not part of the measurement
+        mcp.ms.push_back(mcp_true(*host));
+        close_host(host);
+        engine_.remove_container("kilntainer-" + id);
+      }
+      {
+        const std::string name = vc::test::unique_name("vc-test-bench-run");
+        containers_.push_back(name);
+        // `podman run --workdir` refuses a directory the image lacks (the API creates it), so
+        // the Podman row starts in /tmp; the work measured is the same.
+        const std::string workdir = engine_.name == "podman" ? "/tmp" : "/workspace";
+        const auto start = Clock::now();
+        const auto run = engine_.run_cli({"run", "-d", "--name", name, "--label", "vc-test=1",
+                                          "--workdir", workdir, settings_.image, "tail", "-f",
+                                          "/dev/null"},
+                                         120s);
+        if (!run.ok()) die("run failed: " + run.describe({"run"}));
+        cli({"exec", name, "true"});
+        cli_path.ms.push_back(elapsed_ms(start));
+        engine_.remove_container(name);
+      }
+    }
+    return {mcp, cli_path};
+  }
+
+ private:
+  static void close_host(std::unique_ptr<vc::test::McpClient>& host) {
+    const auto status = host->close(30s);
+    if (!status.exited || status.code != 0) {
+      std::cerr << "warning: the host ended with " << status.describe() << '\n';
+    }
+    host.reset();
+  }
+
+  static void read_rss(pid_t pid, long& rss_kb, long& hwm_kb) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind("VmRSS:", 0) == 0) rss_kb = std::stol(line.substr(6));
+      if (line.rfind("VmHWM:", 0) == 0) hwm_kb = std::stol(line.substr(6));
+    }
+  }
+
+  Settings settings_;
+  const vc::test::ContainerEngine& engine_;
+  vc::test::TempDirectory state_{"vc-bench-state"};
+  std::vector<std::string> computers_;
+  std::vector<std::string> containers_;
+};
+
+void print_row(const Samples& samples) {
+  std::printf("| %s | %zu | %.1f | %.1f | %.1f |\n", samples.name.c_str(), samples.ms.size(),
+              samples.median(), samples.min(), samples.quantile(0.9));
+}
+
+void print_ratio(const std::string& label, const Samples& ours, const Samples& cli) {
+  std::printf("| **%s** | | **%.3f** | | |\n", label.c_str(), ours.median() / cli.median());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Settings settings = parse(argc, argv);
+  const auto& engine = engine_named(settings.engine);
+  if (!engine.socket_answers()) {
+    die(engine.socket_path + " does not answer; run `" + engine.setup_command + "` first");
+  }
+  Bench bench(settings, engine);
+  long rss_kb = 0;
+  long hwm_kb = 0;
+  const auto warm = bench.exec_and_inspect(rss_kb, hwm_kb);
+  const auto create = bench.create_to_first_exec();
+
+  std::printf("| operation (%s) | runs | median ms | min ms | p90 ms |\n", engine.name.c_str());
+  std::printf("|---|---|---|---|---|\n");
+  print_row(warm[0]);
+  print_row(warm[1]);
+  print_ratio("exec ratio: MCP round trip / CLI (medians)", warm[0], warm[1]);
+  print_row(warm[2]);
+  print_row(warm[3]);
+  print_row(warm[4]);
+  print_ratio("inspect ratio: plugin list / CLI inspect (medians)", warm[2], warm[3]);
+  print_row(create[0]);
+  print_row(create[1]);
+  print_ratio("create ratio: MCP / CLI (medians)", create[0], create[1]);
+  std::printf("\nhost memory, idle with a warm computer: VmRSS %ld KiB, VmHWM (peak) %ld KiB\n",
+              rss_kb, hwm_kb);
+  return 0;
+}

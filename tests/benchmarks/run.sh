@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# run.sh — the exec benchmark (docs/benchmarks.md). Not a test: it measures, it does not judge.
+#
+#   bash tests/benchmarks/run.sh [--engine docker|podman] [--runs N] [--create-runs M]
+#
+# Makes sure the engine and the test images exist, builds the host and its plugins in Release
+# (build-bench/, no sanitizers, no tests), builds the benchmark driver, prints the machine
+# and then the driver's Markdown table.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${VC_BENCH_BUILD_DIR:-$root/build-bench}
+jobs=${VC_BENCH_JOBS:-2}
+
+engine=docker
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  if [[ "${args[i]}" == "--engine" && $((i + 1)) -lt ${#args[@]} ]]; then engine=${args[i + 1]}; fi
+done
+
+log() { printf 'benchmark: %s\n' "$*" >&2; }
+
+bash "$root/scripts/engines/$engine-up.sh"
+if [[ "$engine" == podman ]]; then
+  export CONTAINERS_CONF=${CONTAINERS_CONF:-/etc/mcp-virtual-computer-test/containers.conf}
+fi
+
+log "building the host and plugins in Release ($build)"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVC_BUILD_TESTS=OFF >/dev/null
+cmake --build "$build" --parallel "$jobs" >&2
+log "building the benchmark driver"
+cmake -S "$root/tests/benchmarks" -B "$build/benchmarks" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build/benchmarks" --parallel "$jobs" >&2
+
+echo "## Machine"
+echo "- CPUs: $(nproc) ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
+echo "- memory: $(free -m | awk '/^Mem:/ {print $2 " MiB"}')"
+echo "- kernel: $(uname -r)"
+case "$engine" in
+  docker) echo "- engine: dockerd $(docker version --format '{{.Server.Version}}' 2>/dev/null), API $(docker version --format '{{.Server.APIVersion}}' 2>/dev/null); CLI $(docker version --format '{{.Client.Version}}' 2>/dev/null) ($(command -v docker))" ;;
+  podman) echo "- engine: podman $(podman version --format '{{.Server.Version}}' 2>/dev/null || podman --version)" ;;
+esac
+echo "- load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "- command: bash tests/benchmarks/run.sh $*"
+echo
+echo "## Results"
+"$build/benchmarks/vc_exec_benchmark" \
+  --host-binary "$build/bin/mcp-virtual-computer" \
+  --plugin-dir "$build/lib/mcp-virtual-computer/backends" \
+  "$@"
