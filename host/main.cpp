@@ -7,6 +7,7 @@
 
 #include "cli/command_line.h"
 #include "plugins/plugin_search.h"
+#include "server/http_server.h"
 #include "server/logging_setup.h"
 #include "server/standard_descriptors.h"
 #include "server/stdio_server.h"
@@ -60,5 +61,8 @@ int main(int argc, char** argv) {
     return vc::cli::report_config_error(std::cerr, failure->message);
   }
   for (const auto& notice : command_line.notices) spdlog::info("{}", notice);
+  if (command_line.config.transport == vc::cli::Transport::http) {
+    return vc::server::HttpServer::run(command_line.config, std::move(plugin.module));
+  }
   return vc::server::StdioServer::run(command_line.config, std::move(plugin.module));
 }

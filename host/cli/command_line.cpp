@@ -28,6 +28,7 @@ struct HostOptionValues {
   int64_t timeout = ServerConfig().default_timeout_s;
   int64_t output_limit = static_cast<int64_t>(ServerConfig().output_limit);
   int64_t session_timeout = ServerConfig().session_timeout_s;
+  int64_t max_request_bytes = ServerConfig().max_request_bytes;
   std::string auth_token;
   bool allow_unauthenticated_http = false;
   std::string shell = ServerConfig().shell;
@@ -68,6 +69,9 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
   app.add_option("--session-timeout", v.session_timeout,
                  "Idle HTTP session timeout in seconds (HTTP only)")
       ->capture_default_str()->group(group);
+  app.add_option("--max-request-bytes", v.max_request_bytes,
+                 "Largest HTTP request body accepted; larger ones get 413 (HTTP only)")
+      ->check(CLI::Range(int64_t{1024}, int64_t{1} << 30))->capture_default_str()->group(group);
   handles.auth_token =
       app.add_option("--auth-token", v.auth_token,
                      "Static bearer token for the HTTP /mcp route (default: "
@@ -181,6 +185,7 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
   config.default_timeout_s = v.timeout;
   config.output_limit = v.output_limit > 0 ? static_cast<uint64_t>(v.output_limit) : 0;
   config.session_timeout_s = v.session_timeout;
+  config.max_request_bytes = v.max_request_bytes;
   config.auth_token = handles.auth_token->count() > 0 ? std::optional(v.auth_token)
                                                       : auth_token_from_environment();
   config.allow_unauthenticated_http = v.allow_unauthenticated_http;

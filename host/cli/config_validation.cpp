@@ -28,6 +28,10 @@ std::optional<std::string> http_only_option_in_stdio(const ServerConfig& config)
     return "--session-timeout is only valid with --transport http. In stdio mode, the session "
            "lives as long as the process.";
   }
+  if (config.max_request_bytes != kDefaults.max_request_bytes) {
+    return "--max-request-bytes is only valid with --transport http. In stdio mode, messages "
+           "are lines on stdin.";
+  }
   return std::nullopt;
 }
 

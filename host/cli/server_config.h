@@ -18,6 +18,7 @@ struct ServerConfig {
   std::string host = "127.0.0.1";
   uint16_t port = 8435;
   int64_t session_timeout_s = 300;
+  int64_t max_request_bytes = 4 * 1024 * 1024;  // HTTP request bodies; larger ones get 413
   int64_t default_timeout_s = 120;
   uint64_t output_limit = 2097152;
   std::string shell = "/bin/bash";

@@ -205,6 +205,7 @@ void Session::start_call(Tool& tool, const Json& id, Json arguments, Json progre
   auto call = std::make_shared<SessionToolCall>(owner, id, name, std::move(arguments),
                                                 std::move(progress_token));
   calls_.emplace(id_key(id), call);
+  if (options_.on_tool_request) options_.on_tool_request(name, call->arguments());
   try {
     tool.call(call);
   } catch (const std::exception& error) {
@@ -247,8 +248,8 @@ void Session::cancel_all_calls() {
   for (auto& [key, call] : calls) call->cancel();
 }
 
-void Session::send(const Json& message) {
-  if (send_) send_(message);
+void Session::send(const Json& message, const Json& related_request) {
+  if (send_) send_(message, related_request);
 }
 
 bool Session::log_enabled(LogLevel level) const { return level >= log_threshold_; }
@@ -256,13 +257,17 @@ bool Session::log_enabled(LogLevel level) const { return level >= log_threshold_
 void Session::call_finished(SessionToolCall& call, ToolResult result) {
   const Json id = call.request_id();
   calls_.erase(id_key(id));
-  reply(id, result.to_json());
+  Json answer = result.to_json();
+  if (options_.on_tool_result) options_.on_tool_result(call.tool_name(), call.arguments(), answer);
+  reply(id, std::move(answer));
 }
 
-void Session::reply(const Json& id, Json result) { send(jsonrpc::make_result(id, std::move(result))); }
+void Session::reply(const Json& id, Json result) {
+  send(jsonrpc::make_result(id, std::move(result)), id);
+}
 
 void Session::reply_error(const Json& id, int code, const std::string& message) {
-  send(jsonrpc::make_error(id, code, message));
+  send(jsonrpc::make_error(id, code, message), id);
 }
 
 }  // namespace vc::mcp

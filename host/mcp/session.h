@@ -47,12 +47,19 @@ struct SessionOptions {
   std::string server_version;  // serverInfo.version
   std::optional<std::string> instructions;
   size_t tools_page_size = 50;  // tools/list page size; 0 = everything on one page
+  // Told of every tools/call request (after its arguments were validated) and of its result;
+  // for the HTTP transport's activity feed. May be empty.
+  std::function<void(const std::string& tool, const Json& arguments)> on_tool_request;
+  std::function<void(const std::string& tool, const Json& arguments, const Json& result)>
+      on_tool_result;
 };
 
 // [loop-thread] for every member.
 class Session final : private ToolCallOwner {
  public:
-  using SendFn = std::function<void(const Json& message)>;
+  // `related_request`: the id of the request a message answers or belongs to (its progress
+  // and log notifications); null for a message that belongs to no request.
+  using SendFn = std::function<void(const Json& message, const Json& related_request)>;
 
   // `tools` are borrowed and must outlive the session and every call it started.
   Session(std::vector<Tool*> tools, SessionOptions options, SendFn send);
@@ -78,7 +85,7 @@ class Session final : private ToolCallOwner {
 
  private:
   using Handler = void (Session::*)(const Json& id, const Json& params);
-  void send(const Json& message) override;
+  void send(const Json& message, const Json& related_request) override;
   bool log_enabled(LogLevel level) const override;
   void call_finished(SessionToolCall& call, ToolResult result) override;
 

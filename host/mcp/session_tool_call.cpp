@@ -41,14 +41,16 @@ void SessionToolCall::report_progress(double progress, std::optional<double> tot
   Json params{{"progressToken", progress_token_}, {"progress", number_json(progress)}};
   if (total) params["total"] = number_json(*total);
   if (!message.empty()) params["message"] = message;
-  owner_->send(jsonrpc::make_notification("notifications/progress", std::move(params)));
+  owner_->send(jsonrpc::make_notification("notifications/progress", std::move(params)),
+               request_id_);
 }
 
 void SessionToolCall::log(LogLevel level, const Json& data) {
   if (!in_flight() || !owner_->log_enabled(level)) return;
   owner_->send(jsonrpc::make_notification(
-      "notifications/message",
-      Json{{"level", log_level_name(level)}, {"logger", tool_name_}, {"data", data}}));
+                   "notifications/message",
+                   Json{{"level", log_level_name(level)}, {"logger", tool_name_}, {"data", data}}),
+               request_id_);
 }
 
 void SessionToolCall::on_cancel(std::function<void()> handler) {

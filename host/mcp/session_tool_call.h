@@ -21,7 +21,9 @@ class SessionToolCall;
 class ToolCallOwner {
  public:
   virtual ~ToolCallOwner() = default;
-  virtual void send(const Json& message) = 0;
+  // `related_request` is the id of the request the message belongs to (null: none); the HTTP
+  // transport sends it on that request's stream.
+  virtual void send(const Json& message, const Json& related_request) = 0;
   virtual bool log_enabled(LogLevel level) const = 0;
   // The call's result, delivered once; the owner answers the request and forgets the call.
   virtual void call_finished(SessionToolCall& call, ToolResult result) = 0;

@@ -8,31 +8,15 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/command_line.h"
-#include "cli/state_directory.h"
 #include "mcp/jsonrpc.h"
-#include "server/tool_instructions.h"
+#include "server/server_parts.h"
 #include "tools/tool_catalog.h"
-#include "tools/tool_description.h"
 
 namespace vc::server {
 namespace {
 
 constexpr auto kShutdownGrace = std::chrono::seconds(5);
 constexpr uint64_t kBackendShutdownDeadlineMs = 4000;  // inside the watchdog's grace
-
-// Closes whatever is still open on the loop (there should be nothing) and the loop itself.
-void close_loop(uv_loop_t* loop) {
-  if (uv_loop_close(loop) == 0) return;
-  uv_walk(
-      loop,
-      [](uv_handle_t* handle, void*) {
-        spdlog::warn("closing a {} handle left open at exit", uv_handle_type_name(handle->type));
-        if (!uv_is_closing(handle)) uv_close(handle, nullptr);
-      },
-      nullptr);
-  uv_run(loop, UV_RUN_DEFAULT);
-  if (uv_loop_close(loop) != 0) spdlog::warn("the event loop could not be closed cleanly");
-}
 
 const char* signal_name(int signal_number) {
   return signal_number == SIGINT ? "SIGINT" : signal_number == SIGTERM ? "SIGTERM" : "a signal";
@@ -42,11 +26,6 @@ const char* signal_name(int signal_number) {
 
 int StdioServer::run(const cli::ServerConfig& config,
                      std::shared_ptr<plugins::PluginModule> module) {
-  if (config.transport == cli::Transport::http) {
-    return cli::report_config_error(std::cerr,
-                                    "the http transport is not available in this build yet; "
-                                    "use --transport stdio");
-  }
   // A client that goes away must not kill the server mid-write: EPIPE is handled instead.
   std::signal(SIGPIPE, SIG_IGN);
   uv_loop_t loop;
@@ -83,16 +62,11 @@ int StdioServer::serve(std::shared_ptr<plugins::PluginModule> module) {
       signal_during_startup_ = signal_name(signal_number);
     }
   });
-  if (!start_backend(std::move(module))) return 1;
+  auto backend = start_backend(loop_, config_, std::move(module));
+  if (!backend) return fail_startup(backend.failure().message);
+  backend_ = std::move(backend).value();
 
-  auto instructions = fetch_tool_instructions(loop_, *backend_, config_.shell,
-                                              config_.default_timeout_s);
-  if (!instructions) {
-    spdlog::warn("the backend gave no tool instructions: {}", instructions.failure().message);
-  }
-  auto description = tools::assemble_tool_description(
-      config_.tool_instruction_override, config_.extended_tool_instruction,
-      instructions ? instructions.value() : std::nullopt);
+  auto description = build_tool_description(loop_, *backend_, config_);
   if (!description) return fail_startup(description.failure().message);
   if (!start_protocol(description.value())) return 1;
 
@@ -103,35 +77,13 @@ int StdioServer::serve(std::shared_ptr<plugins::PluginModule> module) {
   return 0;
 }
 
-bool StdioServer::start_backend(std::shared_ptr<plugins::PluginModule> module) {
-  const auto state_dir = cli::plugin_state_dir(config_.state_dir, module->info().id);
-  auto backend = plugins::Backend::create(loop_, std::move(module), config_.backend_options,
-                                          state_dir);
-  if (!backend) {
-    fail_startup(backend.failure().message);
-    return false;
-  }
-  backend_ = std::move(backend).value();
-  return true;
-}
-
 bool StdioServer::start_protocol(const std::string& tool_description) {
-  computers::RegistrySettings settings;
-  settings.computer_id = config_.computer_id;
-  settings.network_access = config_.network_access;
-  settings.desktop_environment = config_.desktop_environment;
-  settings.shell = config_.shell;
-  settings.workspace_directory = config_.workspace_directory;
-  registry_ = std::make_unique<computers::ComputerRegistry>(backend_, settings);
+  registry_ = make_registry(backend_, config_);
   tools_ = tools::make_tool_catalog({&config_, registry_.get(), tool_description});
-
-  std::vector<mcp::Tool*> tools;
-  for (const auto& tool : tools_) tools.push_back(tool.get());
-  mcp::SessionOptions options;
-  options.server_version = VC_HOST_VERSION;
-  session_ = std::make_unique<mcp::Session>(std::move(tools), options, [this](const Json& message) {
-    if (transport_) transport_->send_line(mcp::jsonrpc::serialize(message));
-  });
+  session_ = std::make_unique<mcp::Session>(
+      borrowed(tools_), session_options(), [this](const Json& message, const Json& /*related_request*/) {
+        if (transport_) transport_->send_line(mcp::jsonrpc::serialize(message));
+      });
 
   auto transport = transport::StdioTransport::open(
       loop_, {[this](std::string_view line) { session_->receive_line(line); },

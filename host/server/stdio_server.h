@@ -42,7 +42,6 @@ class StdioServer {
   StdioServer(uv_loop_t* loop, const cli::ServerConfig& config);
 
   int serve(std::shared_ptr<plugins::PluginModule> module);
-  bool start_backend(std::shared_ptr<plugins::PluginModule> module);
   bool start_protocol(const std::string& tool_description);
   int fail_startup(const std::string& message);
   void begin_shutdown(const std::string& reason);

@@ -1,5 +1,9 @@
 // The binary's command line: plugins listing, backend errors, help, exit codes.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "host_process.h"
 
@@ -66,13 +70,29 @@ TEST(ProtocolCli, UsageErrorsExitWithTwo) {
   }
 }
 
-TEST(ProtocolCli, HttpTransportIsNotAvailableYet) {
+TEST(ProtocolCli, HttpTransportOnABusyPortFailsClearly) {
+  // Hold a loopback port, then ask the host to serve on it.
+  const int holder = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(holder, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = 0;
+  inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+  ASSERT_EQ(bind(holder, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(listen(holder, 1), 0);
+  socklen_t length = sizeof address;
+  getsockname(holder, reinterpret_cast<sockaddr*>(&address), &length);
+  const std::string port = std::to_string(ntohs(address.sin_port));
+
   TempDir scratch;
   auto args = template_args(scratch);
-  args.insert(args.end(), {"--transport", "http"});
+  args.insert(args.end(), {"--transport", "http", "--port", port});
   const CliResult result = run_host(args);
+  close(holder);
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_NE(result.err.find("http transport is not available"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("cannot listen for HTTP on 127.0.0.1:" + port), std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("address already in use"), std::string::npos) << result.err;
 }
 
 TEST(ProtocolCli, OverrideReplacesTheToolDescription) {

@@ -65,8 +65,19 @@ class SessionTest : public ::testing::Test {
     SessionOptions options;
     options.server_version = "9.9.9";
     options.tools_page_size = 2;
+    options.on_tool_request = [this](const std::string& tool, const Json& arguments) {
+      activity_.push_back({{"phase", "request"}, {"tool", tool}, {"arguments", arguments}});
+    };
+    options.on_tool_result = [this](const std::string& tool, const Json& arguments,
+                                    const Json& result) {
+      activity_.push_back(
+          {{"phase", "result"}, {"tool", tool}, {"arguments", arguments}, {"result", result}});
+    };
     session_ = std::make_unique<Session>(std::vector<Tool*>{&echo_, &slow_, &boom_, &extra_},
-                                         options, [this](const Json& m) { sent_.push_back(m); });
+                                         options, [this](const Json& m, const Json& related) {
+                                           sent_.push_back(m);
+                                           related_.push_back(related);
+                                         });
   }
 
   void send(const Json& message) { session_->receive(message); }
@@ -101,6 +112,8 @@ class SessionTest : public ::testing::Test {
   ThrowingTool boom_;
   HeldTool extra_{"extra"};
   std::vector<Json> sent_;
+  std::vector<Json> related_;   // the related request id of each sent message
+  std::vector<Json> activity_;  // what on_tool_request / on_tool_result reported
   std::unique_ptr<Session> session_;
 };
 
@@ -341,6 +354,27 @@ TEST_F(SessionTest, ProgressNeedsATokenAndMustIncrease) {
   slow_.calls[1]->finish(ToolResult::error_text("done"));
   slow_.calls[1]->report_progress(3, 4, "after the result: dropped");
   EXPECT_EQ(sent_.size(), 3u);
+}
+
+TEST_F(SessionTest, MessagesNameTheRequestTheyBelongTo) {
+  initialize();
+  call(7, "slow", Json{{"a", 1}}, Json{{"progressToken", "tok"}});
+  sent_.clear();
+  related_.clear();
+  slow_.calls[0]->report_progress(1, 2, "");
+  slow_.calls[0]->log(LogLevel::error, "oops");
+  slow_.calls[0]->finish(ToolResult::error_text("done"));
+  send(request(8, "ping"));
+  ASSERT_EQ(related_.size(), 4u);
+  EXPECT_EQ(related_[0], 7);  // progress
+  EXPECT_EQ(related_[1], 7);  // log message
+  EXPECT_EQ(related_[2], 7);  // result
+  EXPECT_EQ(related_[3], 8);  // ping's answer
+
+  ASSERT_EQ(activity_.size(), 2u);
+  EXPECT_EQ(activity_[0], Json::parse(R"({"phase":"request","tool":"slow","arguments":{"a":1}})"));
+  EXPECT_EQ(activity_[1]["phase"], "result");
+  EXPECT_EQ(activity_[1]["result"]["isError"], true);
 }
 
 TEST_F(SessionTest, LoggingFollowsSetLevel) {

@@ -1,0 +1,66 @@
+// server_parts.cpp — see server_parts.h.
+#include "server/server_parts.h"
+
+#include <spdlog/spdlog.h>
+
+#include "cli/state_directory.h"
+#include "server/tool_instructions.h"
+#include "tools/tool_description.h"
+
+namespace vc::server {
+
+Expected<std::shared_ptr<plugins::Backend>> start_backend(
+    uv_loop_t* loop, const cli::ServerConfig& config,
+    std::shared_ptr<plugins::PluginModule> module) {
+  const auto state_dir = cli::plugin_state_dir(config.state_dir, module->info().id);
+  return plugins::Backend::create(loop, std::move(module), config.backend_options, state_dir);
+}
+
+Expected<std::string> build_tool_description(uv_loop_t* loop, plugins::Backend& backend,
+                                             const cli::ServerConfig& config) {
+  auto instructions = fetch_tool_instructions(loop, backend, config.shell, config.default_timeout_s);
+  if (!instructions) {
+    spdlog::warn("the backend gave no tool instructions: {}", instructions.failure().message);
+  }
+  return tools::assemble_tool_description(config.tool_instruction_override,
+                                          config.extended_tool_instruction,
+                                          instructions ? instructions.value() : std::nullopt);
+}
+
+std::unique_ptr<computers::ComputerRegistry> make_registry(
+    std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config) {
+  computers::RegistrySettings settings;
+  settings.computer_id = config.computer_id;
+  settings.network_access = config.network_access;
+  settings.desktop_environment = config.desktop_environment;
+  settings.shell = config.shell;
+  settings.workspace_directory = config.workspace_directory;
+  return std::make_unique<computers::ComputerRegistry>(std::move(backend), settings);
+}
+
+mcp::SessionOptions session_options() {
+  mcp::SessionOptions options;
+  options.server_version = VC_HOST_VERSION;
+  return options;
+}
+
+std::vector<mcp::Tool*> borrowed(const std::vector<std::unique_ptr<mcp::Tool>>& tools) {
+  std::vector<mcp::Tool*> pointers;
+  for (const auto& tool : tools) pointers.push_back(tool.get());
+  return pointers;
+}
+
+void close_loop(uv_loop_t* loop) {
+  if (uv_loop_close(loop) == 0) return;
+  uv_walk(
+      loop,
+      [](uv_handle_t* handle, void*) {
+        spdlog::warn("closing a {} handle left open at exit", uv_handle_type_name(handle->type));
+        if (!uv_is_closing(handle)) uv_close(handle, nullptr);
+      },
+      nullptr);
+  uv_run(loop, UV_RUN_DEFAULT);
+  if (uv_loop_close(loop) != 0) spdlog::warn("the event loop could not be closed cleanly");
+}
+
+}  // namespace vc::server

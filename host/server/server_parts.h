@@ -1,0 +1,45 @@
+// server_parts.h — what every server process sets up the same way, whatever its transport:
+// the backend instance, the tool description, the computer registry, the tool catalog.
+//
+// [loop-thread] for every function.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <uv.h>
+
+#include "cli/server_config.h"
+#include "common/failure.h"
+#include "computers/computer_registry.h"
+#include "mcp/session.h"
+#include "mcp/tool.h"
+#include "plugins/backend.h"
+#include "plugins/plugin_module.h"
+
+namespace vc::server {
+
+// Creates the backend instance of `module` with the configured options and state directory.
+Expected<std::shared_ptr<plugins::Backend>> start_backend(
+    uv_loop_t* loop, const cli::ServerConfig& config,
+    std::shared_ptr<plugins::PluginModule> module);
+
+// The terminal_execute description: the override, or the backend's tool instructions (asked
+// for now, running the loop until they arrive) plus the extension.
+Expected<std::string> build_tool_description(uv_loop_t* loop, plugins::Backend& backend,
+                                             const cli::ServerConfig& config);
+
+std::unique_ptr<computers::ComputerRegistry> make_registry(
+    std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config);
+
+// The session options every transport uses.
+mcp::SessionOptions session_options();
+
+// Borrowed pointers to `tools`, for a Session.
+std::vector<mcp::Tool*> borrowed(const std::vector<std::unique_ptr<mcp::Tool>>& tools);
+
+// Closes whatever is still open on the loop (there should be nothing) and the loop itself.
+void close_loop(uv_loop_t* loop);
+
+}  // namespace vc::server

@@ -1,0 +1,108 @@
+// http_mcp_endpoint.h — MCP's Streamable HTTP transport (2025-11-25) and the service routes.
+//
+// Routes:
+//   POST   /mcp       one JSON-RPC message. initialize creates a session (Mcp-Session-Id);
+//                     notifications and responses get 202; a request is answered with JSON when
+//                     the session answers at once, otherwise with an SSE stream that carries
+//                     the request's progress and log notifications, then its result.
+//   GET    /mcp       the session's server-to-client SSE stream (messages tied to no request).
+//   DELETE /mcp       ends the session; its id then gets 404.
+//   GET    /healthz   {"status":"ok"}, always open.
+//   GET    /          service information.
+//   GET    /activity  the activity feed (http_activity_feed.h), Cache-Control: no-store.
+//
+// Checks, in order, on every route but /healthz: on a loopback bind the Host header must name
+// a loopback host (421) and an Origin, when present, a loopback origin (403); when a token is
+// configured, Authorization must carry it (401, WWW-Authenticate: Bearer). On /mcp: Accept
+// (406), Content-Type (415), the session id (400 missing, 404 unknown or ended),
+// MCP-Protocol-Version (400 when unsupported). Bodies over max_body_bytes get 413 from the
+// connection before anything else happens.
+//
+// A session idle for session_timeout_ms (no request, no call in flight, no open stream) is
+// ended and everything it holds is released. Every session shares the one computer.
+//
+// [loop-thread] for every member.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include <uv.h>
+
+#include "common/failure.h"
+#include "common/json.h"
+#include "mcp/session.h"
+#include "transport/http_activity_feed.h"
+#include "transport/http_listener.h"
+
+namespace vc::transport {
+
+struct McpHttpSettings {
+  std::string bind_host = "127.0.0.1";
+  uint16_t port = 8435;
+  std::optional<std::string> auth_token;
+  uint64_t session_timeout_ms = 300'000;
+  ConnectionLimits limits;
+};
+
+class McpHttpEndpoint {
+ public:
+  // Makes the MCP session of a new HTTP session; `send` routes its messages.
+  using SessionFactory = std::function<std::unique_ptr<mcp::Session>(mcp::Session::SendFn send)>;
+  // The body of GET /.
+  using ServiceInfo = std::function<Json()>;
+
+  static Expected<std::unique_ptr<McpHttpEndpoint>> start(uv_loop_t* loop,
+                                                          McpHttpSettings settings,
+                                                          SessionFactory make_session,
+                                                          ServiceInfo service_info);
+  ~McpHttpEndpoint();
+  McpHttpEndpoint(const McpHttpEndpoint&) = delete;
+  McpHttpEndpoint& operator=(const McpHttpEndpoint&) = delete;
+
+  // Cancels every session's calls (no replies), ends the sessions and closes the socket.
+  void close(std::function<void()> done);
+
+  uint16_t port() const { return listener_->port(); }
+  size_t session_count() const { return sessions_.size(); }
+  ActivityFeed& activity() { return activity_; }
+
+ private:
+  struct HttpSession;
+  using Connection = std::shared_ptr<HttpConnection>;
+
+  McpHttpEndpoint(uv_loop_t* loop, McpHttpSettings settings, SessionFactory make_session,
+                  ServiceInfo service_info);
+
+  void handle(const Connection& connection, HttpRequest request);
+  bool passes_security(const Connection& connection, const HttpRequest& request);
+  void handle_post(const Connection& connection, const HttpRequest& request);
+  void handle_get_stream(const Connection& connection, const HttpRequest& request);
+  void handle_delete(const Connection& connection, const HttpRequest& request);
+  void post_request(HttpSession& session, const Connection& connection, const Json& message);
+
+  // The session named by the request's Mcp-Session-Id; answers 400/404 and returns null.
+  HttpSession* session_of(const Connection& connection, const HttpRequest& request);
+  HttpSession& create_session();
+  void route(HttpSession& session, const Json& message, const Json& related_request);
+  void touch(HttpSession& session);
+  void on_idle(HttpSession& session);
+  void end_session(std::string id, const char* reason);  // by value: callers pass map keys
+
+  uv_loop_t* loop_;
+  McpHttpSettings settings_;
+  bool loopback_;
+  SessionFactory make_session_;
+  ServiceInfo service_info_;
+  ActivityFeed activity_;
+  std::unique_ptr<HttpListener> listener_;
+  std::unordered_map<std::string, std::unique_ptr<HttpSession>> sessions_;
+  bool closing_ = false;
+};
+
+}  // namespace vc::transport
