@@ -83,6 +83,14 @@ void Session::handle_request(const Json& id, const std::string& method, const Js
       {"initialize", &Session::initialize},     {"ping", &Session::ping},
       {"tools/list", &Session::list_tools},     {"tools/call", &Session::call_tool},
       {"logging/setLevel", &Session::set_log_level},
+      {"resources/list", &Session::list_resources},
+      {"resources/templates/list", &Session::list_resource_templates},
+      {"resources/read", &Session::read_resource},
+      {"resources/subscribe", &Session::subscribe_resource},
+      {"resources/unsubscribe", &Session::subscribe_resource},
+      {"prompts/list", &Session::list_prompts},
+      {"prompts/get", &Session::get_prompt},
+      {"completion/complete", &Session::complete},
   };
   const auto handler = kHandlers.find(method);
   if (handler == kHandlers.end()) {
@@ -135,7 +143,12 @@ void Session::initialize(const Json& id, const Json& params) {
 
   Json result{
       {"protocolVersion", protocol_version_},
-      {"capabilities", {{"tools", {{"listChanged", false}}}, {"logging", Json::object()}}},
+      {"capabilities",
+       {{"tools", {{"listChanged", false}}},
+        {"logging", Json::object()},
+        {"resources", {{"subscribe", true}, {"listChanged", false}}},
+        {"prompts", {{"listChanged", false}}},
+        {"completions", Json::object()}}},
       {"serverInfo", {{"name", options_.server_name}, {"version", options_.server_version}}},
   };
   if (options_.instructions) result["instructions"] = *options_.instructions;
@@ -143,6 +156,55 @@ void Session::initialize(const Json& id, const Json& params) {
 }
 
 void Session::ping(const Json& id, const Json& /*params*/) { reply(id, Json::object()); }
+
+// The server publishes no resources or prompts yet (the computer's UI resource comes with the
+// desktop); the methods still answer as the spec asks, so clients can probe them safely.
+
+void Session::list_resources(const Json& id, const Json& /*params*/) {
+  reply(id, Json{{"resources", Json::array()}});
+}
+
+void Session::list_resource_templates(const Json& id, const Json& /*params*/) {
+  reply(id, Json{{"resourceTemplates", Json::array()}});
+}
+
+void Session::read_resource(const Json& id, const Json& params) {
+  const Json uri = params.value("uri", Json());
+  if (!uri.is_string()) {
+    reply_error(id, jsonrpc::kInvalidParams, "Invalid params: resources/read needs \"uri\" (a string)");
+    return;
+  }
+  reply_error(id, kResourceNotFound, "Resource not found: " + uri.get<std::string>());
+}
+
+void Session::subscribe_resource(const Json& id, const Json& params) {
+  // Nothing published can change yet, so a subscription never fires; it is accepted.
+  if (!params.value("uri", Json()).is_string()) {
+    reply_error(id, jsonrpc::kInvalidParams, "Invalid params: \"uri\" (a string) is required");
+    return;
+  }
+  reply(id, Json::object());
+}
+
+void Session::list_prompts(const Json& id, const Json& /*params*/) {
+  reply(id, Json{{"prompts", Json::array()}});
+}
+
+void Session::get_prompt(const Json& id, const Json& params) {
+  const Json name = params.value("name", Json());
+  reply_error(id, jsonrpc::kInvalidParams,
+              name.is_string() ? "Invalid params: unknown prompt: " + name.get<std::string>()
+                               : std::string("Invalid params: prompts/get needs \"name\" (a string)"));
+}
+
+void Session::complete(const Json& id, const Json& params) {
+  if (!params.value("ref", Json()).is_object() || !params.value("argument", Json()).is_object()) {
+    reply_error(id, jsonrpc::kInvalidParams,
+                "Invalid params: completion/complete needs \"ref\" and \"argument\" objects");
+    return;
+  }
+  reply(id, Json{{"completion", {{"values", Json::array()}, {"hasMore", false}}}});
+}
 
 void Session::list_tools(const Json& id, const Json& params) {
   const Json cursor = params.value("cursor", Json());

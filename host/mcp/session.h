@@ -34,6 +34,9 @@
 
 namespace vc::mcp {
 
+// MCP's error code for a resource URI the server does not know.
+inline constexpr int kResourceNotFound = -32002;
+
 // Protocol versions this server speaks, newest first.
 inline constexpr const char* kSupportedProtocolVersions[] = {"2025-11-25", "2025-06-18",
                                                              "2025-03-26"};
@@ -97,6 +100,13 @@ class Session final : private ToolCallOwner {
   void list_tools(const Json& id, const Json& params);
   void call_tool(const Json& id, const Json& params);
   void set_log_level(const Json& id, const Json& params);
+  void list_resources(const Json& id, const Json& params);
+  void list_resource_templates(const Json& id, const Json& params);
+  void read_resource(const Json& id, const Json& params);
+  void subscribe_resource(const Json& id, const Json& params);
+  void list_prompts(const Json& id, const Json& params);
+  void get_prompt(const Json& id, const Json& params);
+  void complete(const Json& id, const Json& params);
   void cancel_request(const Json& params);
 
   void start_call(Tool& tool, const Json& id, Json arguments, Json progress_token);

@@ -130,7 +130,9 @@ TEST_F(SessionTest, InitializeNegotiatesTheProtocolVersion) {
   EXPECT_EQ(result["protocolVersion"], "2025-06-18");
   EXPECT_EQ(result["serverInfo"], (Json{{"name", "MCP Virtual Computer"}, {"version", "9.9.9"}}));
   EXPECT_EQ(result["capabilities"],
-            Json::parse(R"({"tools":{"listChanged":false},"logging":{}})"));
+            Json::parse(R"({"tools":{"listChanged":false},"logging":{},
+                            "resources":{"subscribe":true,"listChanged":false},
+                            "prompts":{"listChanged":false},"completions":{}})"));
   EXPECT_FALSE(result.contains("instructions"));
   EXPECT_TRUE(session_->initialized());
   EXPECT_EQ(session_->protocol_version(), "2025-06-18");
@@ -423,13 +425,35 @@ TEST_F(SessionTest, ParseErrorsAndInvalidRequests) {
 
 TEST_F(SessionTest, UnknownMethodsAndNotifications) {
   initialize();
-  const Json reply = ask("x", "resources/list");
+  const Json reply = ask("x", "sampling/createMessage");
   EXPECT_EQ(reply["error"]["code"], -32601);
   EXPECT_EQ(reply["id"], "x");
   sent_.clear();
   send(Json{{"jsonrpc", "2.0"}, {"method", "notifications/whatever"}});
   send(Json{{"jsonrpc", "2.0"}, {"id", 9}, {"result", Json::object()}});  // a response: ignored
   EXPECT_TRUE(sent_.empty());
+}
+
+TEST_F(SessionTest, ResourcesPromptsAndCompletionsAnswerWithNothingPublished) {
+  initialize();
+  EXPECT_EQ(ask(1, "resources/list")["result"], Json::parse(R"({"resources":[]})"));
+  EXPECT_EQ(ask(2, "resources/templates/list")["result"],
+            Json::parse(R"({"resourceTemplates":[]})"));
+  const Json missing = ask(3, "resources/read", Json{{"uri", "test://nothing"}});
+  EXPECT_EQ(missing["error"]["code"], -32002);
+  EXPECT_EQ(missing["error"]["message"], "Resource not found: test://nothing");
+  EXPECT_EQ(ask(4, "resources/read", Json::object())["error"]["code"], -32602);
+  EXPECT_EQ(ask(5, "resources/subscribe", Json{{"uri", "test://w"}})["result"], Json::object());
+  EXPECT_EQ(ask(6, "resources/unsubscribe", Json{{"uri", "test://w"}})["result"], Json::object());
+  EXPECT_EQ(ask(7, "resources/subscribe", Json::object())["error"]["code"], -32602);
+  EXPECT_EQ(ask(8, "prompts/list")["result"], Json::parse(R"({"prompts":[]})"));
+  EXPECT_EQ(ask(9, "prompts/get", Json{{"name", "p"}})["error"]["message"],
+            "Invalid params: unknown prompt: p");
+  EXPECT_EQ(ask(10, "completion/complete",
+                Json{{"ref", {{"type", "ref/prompt"}, {"name", "p"}}},
+                     {"argument", {{"name", "a"}, {"value", "x"}}}})["result"],
+            Json::parse(R"({"completion":{"values":[],"hasMore":false}})"));
+  EXPECT_EQ(ask(11, "completion/complete", Json::object())["error"]["code"], -32602);
 }
 
 TEST_F(SessionTest, ParamsMustBeAnObject) {

@@ -27,7 +27,12 @@ class ImagePull : public std::enable_shared_from_this<ImagePull> {
   void run() {
     inspect([self = shared_from_this()](Expected<bool> present) {
       if (!present.ok()) return self->done_(present.failure());
-      if (present.value()) return self->done_(self->result("present"));
+      if (present.value()) {
+        // One event even without a pull, so a client that asked for progress sees the step.
+        self->send_progress(nlohmann::json{
+            {"progress", 1}, {"total", 1}, {"message", "Image " + self->image_ + " is present"}});
+        return self->done_(self->result("present"));
+      }
       self->pull();
     });
   }

