@@ -31,6 +31,7 @@ struct HostOptionValues {
   int64_t max_request_bytes = ServerConfig().max_request_bytes;
   std::string auth_token;
   bool allow_unauthenticated_http = false;
+  bool conformance_fixtures = false;
   std::string shell = ServerConfig().shell;
   bool network = true;
   std::string tool_instruction_override;
@@ -80,6 +81,10 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
   app.add_flag("--allow-unauthenticated-http", v.allow_unauthenticated_http,
                "Allow a non-loopback HTTP listener without authentication. Only use behind a "
                "trusted private network or auth proxy.")
+      ->group(group);
+  app.add_flag("--conformance-fixtures", v.conformance_fixtures,
+               "Test aid: also serve the tools, resources and prompts the official MCP "
+               "conformance suite calls. Never for production use.")
       ->group(group);
   app.add_option("--shell", v.shell, "Shell that runs the command of terminal_execute")
       ->capture_default_str()->group(group);
@@ -189,6 +194,7 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
   config.auth_token = handles.auth_token->count() > 0 ? std::optional(v.auth_token)
                                                       : auth_token_from_environment();
   config.allow_unauthenticated_http = v.allow_unauthenticated_http;
+  config.conformance_fixtures = v.conformance_fixtures;
   config.shell = v.shell;
   if (handles.tool_instruction_override->count() > 0) {
     config.tool_instruction_override = v.tool_instruction_override;

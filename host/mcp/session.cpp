@@ -69,7 +69,7 @@ void Session::receive(const Json& message) {
       handle_notification(classified.method, classified.params);
       return;
     case jsonrpc::MessageKind::response:
-      spdlog::debug("ignoring a response from the client (id {})", classified.id.dump());
+      receive_client_response(classified.id, message);
       return;
     case jsonrpc::MessageKind::invalid:
       reply_error(classified.id, jsonrpc::kInvalidRequest,
@@ -136,6 +136,8 @@ void Session::initialize(const Json& id, const Json& params) {
   }
   initialized_ = true;
   protocol_version_ = negotiate_protocol_version(requested->get<std::string>());
+  const Json capabilities = params.value("capabilities", Json::object());
+  if (capabilities.is_object()) client_capabilities_ = capabilities;
   const Json client = params.value("clientInfo", Json::object());
   spdlog::info("client {} {} asked for protocol {}, using {}",
                string_member(client, "name", "(unnamed)"), string_member(client, "version", "?"),
@@ -157,15 +159,16 @@ void Session::initialize(const Json& id, const Json& params) {
 
 void Session::ping(const Json& id, const Json& /*params*/) { reply(id, Json::object()); }
 
-// The server publishes no resources or prompts yet (the computer's UI resource comes with the
-// desktop); the methods still answer as the spec asks, so clients can probe them safely.
+// Without a catalog the server publishes no resources or prompts (the computer's UI resource
+// comes with the desktop); the methods still answer as the spec asks.
 
 void Session::list_resources(const Json& id, const Json& /*params*/) {
-  reply(id, Json{{"resources", Json::array()}});
+  reply(id, Json{{"resources", options_.catalog ? options_.catalog->resources() : Json::array()}});
 }
 
 void Session::list_resource_templates(const Json& id, const Json& /*params*/) {
-  reply(id, Json{{"resourceTemplates", Json::array()}});
+  reply(id, Json{{"resourceTemplates",
+                  options_.catalog ? options_.catalog->resource_templates() : Json::array()}});
 }
 
 void Session::read_resource(const Json& id, const Json& params) {
@@ -174,11 +177,17 @@ void Session::read_resource(const Json& id, const Json& params) {
     reply_error(id, jsonrpc::kInvalidParams, "Invalid params: resources/read needs \"uri\" (a string)");
     return;
   }
-  reply_error(id, kResourceNotFound, "Resource not found: " + uri.get<std::string>());
+  auto contents = options_.catalog ? options_.catalog->read_resource(uri.get<std::string>())
+                                   : std::nullopt;
+  if (!contents) {
+    reply_error(id, kResourceNotFound, "Resource not found: " + uri.get<std::string>());
+    return;
+  }
+  reply(id, std::move(*contents));
 }
 
 void Session::subscribe_resource(const Json& id, const Json& params) {
-  // Nothing published can change yet, so a subscription never fires; it is accepted.
+  // Nothing published changes while the server runs, so a subscription never fires.
   if (!params.value("uri", Json()).is_string()) {
     reply_error(id, jsonrpc::kInvalidParams, "Invalid params: \"uri\" (a string) is required");
     return;
@@ -187,23 +196,42 @@ void Session::subscribe_resource(const Json& id, const Json& params) {
 }
 
 void Session::list_prompts(const Json& id, const Json& /*params*/) {
-  reply(id, Json{{"prompts", Json::array()}});
+  reply(id, Json{{"prompts", options_.catalog ? options_.catalog->prompts() : Json::array()}});
 }
 
 void Session::get_prompt(const Json& id, const Json& params) {
   const Json name = params.value("name", Json());
-  reply_error(id, jsonrpc::kInvalidParams,
-              name.is_string() ? "Invalid params: unknown prompt: " + name.get<std::string>()
-                               : std::string("Invalid params: prompts/get needs \"name\" (a string)"));
+  if (!name.is_string()) {
+    reply_error(id, jsonrpc::kInvalidParams, "Invalid params: prompts/get needs \"name\" (a string)");
+    return;
+  }
+  if (!options_.catalog) {
+    reply_error(id, jsonrpc::kInvalidParams, "Invalid params: unknown prompt: " + name.get<std::string>());
+    return;
+  }
+  auto prompt = options_.catalog->get_prompt(name.get<std::string>(),
+                                             params.value("arguments", Json::object()));
+  if (!prompt) {
+    reply_error(id, jsonrpc::kInvalidParams, "Invalid params: " + prompt.failure().message);
+    return;
+  }
+  reply(id, std::move(prompt).value());
 }
 
 void Session::complete(const Json& id, const Json& params) {
-  if (!params.value("ref", Json()).is_object() || !params.value("argument", Json()).is_object()) {
+  const Json ref = params.value("ref", Json());
+  const Json argument = params.value("argument", Json());
+  if (!ref.is_object() || !argument.is_object()) {
     reply_error(id, jsonrpc::kInvalidParams,
                 "Invalid params: completion/complete needs \"ref\" and \"argument\" objects");
     return;
   }
-  reply(id, Json{{"completion", {{"values", Json::array()}, {"hasMore", false}}}});
+  Json values = options_.catalog ? options_.catalog->complete(ref, argument.value("name", ""),
+                                                              argument.value("value", ""))
+                                 : Json::array();
+  const bool has_more = values.size() > 100;
+  if (has_more) values.erase(values.begin() + 100, values.end());
+  reply(id, Json{{"completion", {{"values", std::move(values)}, {"hasMore", has_more}}}});
 }
 
 void Session::list_tools(const Json& id, const Json& params) {
@@ -315,6 +343,36 @@ void Session::send(const Json& message, const Json& related_request) {
 }
 
 bool Session::log_enabled(LogLevel level) const { return level >= log_threshold_; }
+
+bool Session::client_supports(const std::string& capability) const {
+  return client_capabilities_.contains(capability);
+}
+
+void Session::send_client_request(const std::string& method, Json params,
+                                  const Json& related_request,
+                                  std::function<void(Expected<Json>)> done) {
+  const Json id = "server-" + std::to_string(next_client_request_++);
+  client_requests_.emplace(id.dump(), std::move(done));
+  send(Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}},
+       related_request);
+}
+
+void Session::receive_client_response(const Json& id, const Json& message) {
+  const auto waiting = client_requests_.find(id.dump());
+  if (waiting == client_requests_.end()) {
+    spdlog::debug("ignoring a response from the client to no request of ours (id {})", id.dump());
+    return;
+  }
+  auto done = std::move(waiting->second);
+  client_requests_.erase(waiting);
+  if (const auto error = message.find("error"); error != message.end()) {
+    const std::string text = error->is_object() ? error->value("message", "no message") : "";
+    const int code = error->is_object() ? error->value("code", 0) : 0;
+    done(Failure{code, "the client answered with error " + std::to_string(code) + ": " + text});
+    return;
+  }
+  done(message.value("result", Json::object()));
+}
 
 void Session::call_finished(SessionToolCall& call, ToolResult result) {
   const Json id = call.request_id();

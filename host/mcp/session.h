@@ -15,7 +15,8 @@
 //  - A tools/call whose id is already in flight is -32600 (ids must be unique).
 //  - notifications/message is sent at `info` and above until the client sends
 //    logging/setLevel.
-//  - Responses from the client are ignored (the server sends no requests yet).
+//  - Responses from the client answer the requests tools sent it (sampling, elicitation);
+//    a response to no such request is ignored.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "mcp/content_catalog.h"
 #include "mcp/session_tool_call.h"
 #include "mcp/tool.h"
 
@@ -50,6 +52,8 @@ struct SessionOptions {
   std::string server_version;  // serverInfo.version
   std::optional<std::string> instructions;
   size_t tools_page_size = 50;  // tools/list page size; 0 = everything on one page
+  // Resources and prompts; null publishes none. Borrowed: must outlive the session.
+  const ContentCatalog* catalog = nullptr;
   // Told of every tools/call request (after its arguments were validated) and of its result;
   // for the HTTP transport's activity feed. May be empty.
   std::function<void(const std::string& tool, const Json& arguments)> on_tool_request;
@@ -91,6 +95,10 @@ class Session final : private ToolCallOwner {
   void send(const Json& message, const Json& related_request) override;
   bool log_enabled(LogLevel level) const override;
   void call_finished(SessionToolCall& call, ToolResult result) override;
+  bool client_supports(const std::string& capability) const override;
+  void send_client_request(const std::string& method, Json params, const Json& related_request,
+                           std::function<void(Expected<Json>)> done) override;
+  void receive_client_response(const Json& id, const Json& message);
 
   void handle_request(const Json& id, const std::string& method, const Json& params);
   void handle_notification(const std::string& method, const Json& params);
@@ -120,6 +128,10 @@ class Session final : private ToolCallOwner {
   bool initialized_ = false;
   std::string protocol_version_;
   LogLevel log_threshold_ = LogLevel::info;
+  Json client_capabilities_ = Json::object();
+  // Requests this server sent to the client, by id, waiting for the client's answer.
+  uint64_t next_client_request_ = 1;
+  std::map<std::string, std::function<void(Expected<Json>)>> client_requests_;
   // In-flight tools/call requests by their id's JSON text (so 1 and "1" stay distinct).
   std::map<std::string, std::shared_ptr<SessionToolCall>> calls_;
 };

@@ -53,6 +53,22 @@ void SessionToolCall::log(LogLevel level, const Json& data) {
                request_id_);
 }
 
+bool SessionToolCall::client_supports(const std::string& capability) const {
+  return in_flight() && owner_->client_supports(capability);
+}
+
+void SessionToolCall::request_client(const std::string& method, Json params,
+                                     std::function<void(Expected<Json> result)> done) {
+  if (!in_flight()) return;
+  std::weak_ptr<SessionToolCall> weak_self = shared_from_this();
+  owner_->send_client_request(
+      method, std::move(params), request_id_,
+      [weak_self, done = std::move(done)](Expected<Json> result) {
+        auto self = weak_self.lock();
+        if (self && self->in_flight() && done) done(std::move(result));
+      });
+}
+
 void SessionToolCall::on_cancel(std::function<void()> handler) {
   if (finished_) return;
   if (cancelled_) {

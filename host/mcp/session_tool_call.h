@@ -27,6 +27,11 @@ class ToolCallOwner {
   virtual bool log_enabled(LogLevel level) const = 0;
   // The call's result, delivered once; the owner answers the request and forgets the call.
   virtual void call_finished(SessionToolCall& call, ToolResult result) = 0;
+  virtual bool client_supports(const std::string& capability) const = 0;
+  // Sends a request to the client, tied to `related_request`; `done` gets its answer.
+  virtual void send_client_request(const std::string& method, Json params,
+                                   const Json& related_request,
+                                   std::function<void(Expected<Json>)> done) = 0;
 };
 
 class SessionToolCall final : public ToolCall,
@@ -42,6 +47,9 @@ class SessionToolCall final : public ToolCall,
   void log(LogLevel level, const Json& data) override;
   void on_cancel(std::function<void()> handler) override;
   bool cancelled() const override;
+  bool client_supports(const std::string& capability) const override;
+  void request_client(const std::string& method, Json params,
+                      std::function<void(Expected<Json> result)> done) override;
   void finish(ToolResult result) override;
 
   const Json& request_id() const { return request_id_; }

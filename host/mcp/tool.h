@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "common/failure.h"
 #include "common/json.h"
 
 namespace vc::mcp {
@@ -58,6 +59,14 @@ class ToolCall {
   // server shuts down. Replaces an earlier handler.
   virtual void on_cancel(std::function<void()> handler) = 0;
   virtual bool cancelled() const = 0;
+  // Whether the client declared `capability` ("sampling", "elicitation") at initialize.
+  virtual bool client_supports(const std::string& capability) const = 0;
+  // Sends a request to the client (sampling/createMessage, elicitation/create) tied to this
+  // call, so that over HTTP it travels on the call's stream, and hands the client's result, or
+  // its error as a Failure, to `done`. `done` is not called once the call has finished or was
+  // cancelled.
+  virtual void request_client(const std::string& method, Json params,
+                              std::function<void(Expected<Json> result)> done) = 0;
   // Delivers the result. Exactly once; later calls are ignored. After cancellation the result
   // is not sent to the client (the spec says not to answer a cancelled request).
   virtual void finish(ToolResult result) = 0;

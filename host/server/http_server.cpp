@@ -44,6 +44,7 @@ HttpServer::HttpServer(uv_loop_t* loop, const cli::ServerConfig& config)
 HttpServer::~HttpServer() {
   endpoint_.reset();  // its sessions' calls reference the tools
   tools_.clear();
+  catalog_.reset();
   registry_.reset();
   backend_.reset();
   watchdog_.disarm();
@@ -65,6 +66,7 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
 
   registry_ = make_registry(backend_, config_);
   tools_ = tools::make_tool_catalog({&config_, registry_.get(), description.value()});
+  catalog_ = add_conformance_fixtures(loop_, config_, tools_);
   registry_->set_death_handler([](const std::string& message) { spdlog::error("{}", message); });
 
   transport::McpHttpSettings settings;
@@ -77,7 +79,7 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
       loop_, settings,
       [this](mcp::Session::SendFn send) {
         // Sessions only start once the endpoint serves, so endpoint_ is set by then.
-        mcp::SessionOptions options = session_options();
+        mcp::SessionOptions options = session_options(catalog_.get());
         transport::ActivityFeed* feed = endpoint_ ? &endpoint_->activity() : nullptr;
         options.on_tool_request = [feed](const std::string& tool, const Json& arguments) {
           if (feed) feed->record_request(tool, arguments);

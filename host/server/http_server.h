@@ -50,6 +50,7 @@ class HttpServer {
   std::shared_ptr<plugins::Backend> backend_;
   std::unique_ptr<computers::ComputerRegistry> registry_;
   std::vector<std::unique_ptr<mcp::Tool>> tools_;
+  std::unique_ptr<mcp::ContentCatalog> catalog_;
   std::unique_ptr<transport::McpHttpEndpoint> endpoint_;
   std::unique_ptr<SignalWatcher> signals_;
   ShutdownWatchdog watchdog_;

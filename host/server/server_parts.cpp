@@ -5,6 +5,7 @@
 
 #include "cli/state_directory.h"
 #include "server/tool_instructions.h"
+#include "tools/conformance_fixtures.h"
 #include "tools/tool_description.h"
 
 namespace vc::server {
@@ -38,10 +39,20 @@ std::unique_ptr<computers::ComputerRegistry> make_registry(
   return std::make_unique<computers::ComputerRegistry>(std::move(backend), settings);
 }
 
-mcp::SessionOptions session_options() {
+mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog) {
   mcp::SessionOptions options;
   options.server_version = VC_HOST_VERSION;
+  options.catalog = catalog;
   return options;
+}
+
+std::unique_ptr<mcp::ContentCatalog> add_conformance_fixtures(
+    uv_loop_t* loop, const cli::ServerConfig& config, std::vector<std::unique_ptr<mcp::Tool>>& tools) {
+  if (!config.conformance_fixtures) return nullptr;
+  spdlog::warn("--conformance-fixtures: serving the MCP conformance suite's test tools, resources "
+               "and prompts as well; this is a test aid");
+  for (auto& tool : tools::make_conformance_fixture_tools(loop)) tools.push_back(std::move(tool));
+  return tools::make_conformance_fixture_catalog();
 }
 
 std::vector<mcp::Tool*> borrowed(const std::vector<std::unique_ptr<mcp::Tool>>& tools) {

@@ -13,6 +13,7 @@
 #include "cli/server_config.h"
 #include "common/failure.h"
 #include "computers/computer_registry.h"
+#include "mcp/content_catalog.h"
 #include "mcp/session.h"
 #include "mcp/tool.h"
 #include "plugins/backend.h"
@@ -33,8 +34,13 @@ Expected<std::string> build_tool_description(uv_loop_t* loop, plugins::Backend& 
 std::unique_ptr<computers::ComputerRegistry> make_registry(
     std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config);
 
-// The session options every transport uses.
-mcp::SessionOptions session_options();
+// The session options every transport uses; `catalog` may be null.
+mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog = nullptr);
+
+// With --conformance-fixtures: appends the suite's fixture tools to `tools` and returns its
+// catalog; otherwise null.
+std::unique_ptr<mcp::ContentCatalog> add_conformance_fixtures(
+    uv_loop_t* loop, const cli::ServerConfig& config, std::vector<std::unique_ptr<mcp::Tool>>& tools);
 
 // Borrowed pointers to `tools`, for a Session.
 std::vector<mcp::Tool*> borrowed(const std::vector<std::unique_ptr<mcp::Tool>>& tools);

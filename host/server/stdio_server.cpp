@@ -80,8 +80,9 @@ int StdioServer::serve(std::shared_ptr<plugins::PluginModule> module) {
 bool StdioServer::start_protocol(const std::string& tool_description) {
   registry_ = make_registry(backend_, config_);
   tools_ = tools::make_tool_catalog({&config_, registry_.get(), tool_description});
+  catalog_ = add_conformance_fixtures(loop_, config_, tools_);
   session_ = std::make_unique<mcp::Session>(
-      borrowed(tools_), session_options(), [this](const Json& message, const Json& /*related_request*/) {
+      borrowed(tools_), session_options(catalog_.get()), [this](const Json& message, const Json& /*related_request*/) {
         if (transport_) transport_->send_line(mcp::jsonrpc::serialize(message));
       });
 

@@ -52,6 +52,7 @@ class StdioServer {
   std::shared_ptr<plugins::Backend> backend_;
   std::unique_ptr<computers::ComputerRegistry> registry_;
   std::vector<std::unique_ptr<mcp::Tool>> tools_;
+  std::unique_ptr<mcp::ContentCatalog> catalog_;
   std::unique_ptr<mcp::Session> session_;
   std::unique_ptr<transport::StdioTransport> transport_;
   std::unique_ptr<SignalWatcher> signals_;

@@ -2,6 +2,7 @@
 // DELETE, the service routes, and the session timeout.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "http_host.h"
@@ -196,6 +197,27 @@ TEST(HttpTransport, ABusySessionIsNotIdle) {
   const auto events = reply.events();
   ASSERT_FALSE(events.empty()) << reply.describe();
   EXPECT_EQ(events.back()["result"]["structuredContent"]["stdout"], "survived\n");
+}
+
+TEST(HttpTransport, ConformanceFixturesOnlyWithTheFlag) {
+  auto tool_names = [](const HttpHost& host) {
+    const std::string session = host.open_session();
+    std::vector<std::string> names;
+    const Json listed = host.post(request(2, "tools/list"), session).json();
+    for (const auto& tool : listed["result"]["tools"]) names.push_back(tool["name"]);
+    return names;
+  };
+  HttpHost plain;
+  EXPECT_EQ(tool_names(plain), std::vector<std::string>{"terminal_execute"});
+
+  HttpHost fixtures({"--conformance-fixtures"});
+  const auto names = tool_names(fixtures);
+  EXPECT_NE(std::find(names.begin(), names.end(), "test_sampling"), names.end());
+  const std::string session = fixtures.open_session();
+  const Json read = fixtures.post(request(3, "resources/read", {{"uri", "test://template/7/data"}}),
+                                  session).json();
+  EXPECT_EQ(read["result"]["contents"][0]["text"],
+            R"({"id":"7","templateTest":true,"data":"Data for ID: 7"})");
 }
 
 TEST(HttpTransport, SigtermEndsTheServerCleanly) {

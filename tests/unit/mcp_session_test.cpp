@@ -379,6 +379,45 @@ TEST_F(SessionTest, MessagesNameTheRequestTheyBelongTo) {
   EXPECT_EQ(activity_[1]["result"]["isError"], true);
 }
 
+TEST_F(SessionTest, ToolsAskTheClientAndGetItsAnswer) {
+  ask(0, "initialize", Json{{"protocolVersion", "2025-11-25"},
+                            {"capabilities", {{"sampling", Json::object()}}},
+                            {"clientInfo", {{"name", "test"}, {"version", "1"}}}});
+  call(4, "slow", Json::object());
+  auto& tool_call = *slow_.calls[0];
+  EXPECT_TRUE(tool_call.client_supports("sampling"));
+  EXPECT_FALSE(tool_call.client_supports("elicitation"));
+
+  std::vector<Expected<Json>> answers;
+  sent_.clear();
+  related_.clear();
+  tool_call.request_client("sampling/createMessage", Json{{"maxTokens", 5}},
+                           [&answers](Expected<Json> answer) { answers.push_back(answer); });
+  tool_call.request_client("sampling/createMessage", Json{{"maxTokens", 6}},
+                           [&answers](Expected<Json> answer) { answers.push_back(answer); });
+  ASSERT_EQ(sent_.size(), 2u);
+  EXPECT_EQ(sent_[0], Json::parse(R"({"jsonrpc":"2.0","id":"server-1",
+      "method":"sampling/createMessage","params":{"maxTokens":5}})"));
+  EXPECT_EQ(related_[0], 4);  // on the call's stream
+  EXPECT_EQ(sent_[1]["id"], "server-2");
+
+  send(Json{{"jsonrpc", "2.0"}, {"id", "server-2"}, {"error", {{"code", -1}, {"message", "no"}}}});
+  send(Json{{"jsonrpc", "2.0"}, {"id", "server-1"}, {"result", {{"model", "m"}}}});
+  send(Json{{"jsonrpc", "2.0"}, {"id", "server-1"}, {"result", Json::object()}});  // twice: ignored
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_FALSE(answers[0].ok());
+  EXPECT_EQ(answers[0].failure().message, "the client answered with error -1: no");
+  ASSERT_TRUE(answers[1].ok());
+  EXPECT_EQ(answers[1].value(), Json::parse(R"({"model":"m"})"));
+
+  // Once the call is over, a late answer reaches nobody.
+  tool_call.request_client("sampling/createMessage", Json::object(),
+                           [&answers](Expected<Json> answer) { answers.push_back(answer); });
+  tool_call.finish(ToolResult::error_text("done"));
+  send(Json{{"jsonrpc", "2.0"}, {"id", "server-3"}, {"result", Json::object()}});
+  EXPECT_EQ(answers.size(), 2u);
+}
+
 TEST_F(SessionTest, LoggingFollowsSetLevel) {
   initialize();
   call(1, "slow", Json::object());

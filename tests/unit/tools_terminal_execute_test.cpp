@@ -40,6 +40,10 @@ class FakeToolCall : public mcp::ToolCall {
   void log(mcp::LogLevel, const Json&) override {}
   void on_cancel(std::function<void()> handler) override { cancel_handler_ = std::move(handler); }
   bool cancelled() const override { return cancelled_; }
+  bool client_supports(const std::string&) const override { return false; }
+  void request_client(const std::string&, Json, std::function<void(Expected<Json>)>) override {
+    ADD_FAILURE() << "terminal_execute never asks the client anything";
+  }
   void finish(mcp::ToolResult result) override {
     ++finish_calls_;
     if (!result_) result_ = std::move(result);

@@ -1,0 +1,32 @@
+// content_catalog.h — the resources, resource templates and prompts a session publishes.
+//
+// The session answers resources/* and prompts/* from the catalog it was given; without one it
+// publishes nothing (and says so correctly). [loop-thread] for every member.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "common/failure.h"
+#include "common/json.h"
+
+namespace vc::mcp {
+
+class ContentCatalog {
+ public:
+  virtual ~ContentCatalog() = default;
+
+  virtual Json resources() const = 0;           // Resource objects
+  virtual Json resource_templates() const = 0;  // ResourceTemplate objects
+  // The ReadResourceResult of `uri`, or nullopt when no resource or template matches it.
+  virtual std::optional<Json> read_resource(const std::string& uri) const = 0;
+
+  virtual Json prompts() const = 0;  // Prompt objects
+  // The GetPromptResult, or a Failure whose message explains a wrong name or arguments.
+  virtual Expected<Json> get_prompt(const std::string& name, const Json& arguments) const = 0;
+
+  // Completion values for `argument` of the prompt or template `ref` (empty when none).
+  virtual Json complete(const Json& ref, const std::string& argument, const std::string& value) const = 0;
+};
+
+}  // namespace vc::mcp
