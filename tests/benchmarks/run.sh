@@ -2,6 +2,7 @@
 # run.sh — the exec benchmark (docs/benchmarks.md). Not a test: it measures, it does not judge.
 #
 #   bash tests/benchmarks/run.sh [--engine docker|podman] [--runs N] [--create-runs M]
+#   bash tests/benchmarks/run.sh --http-load [--sessions 50] [--calls 20] [--idle 500]
 #
 # Makes sure the engine and the test images exist, builds the host and its plugins in Release
 # (build-bench/, no sanitizers, no tests), builds the benchmark driver, prints the machine
@@ -43,6 +44,12 @@ echo "- load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- command: bash tests/benchmarks/run.sh $*"
 echo
 echo "## Results"
+if [[ " $* " == *" --http-load "* ]]; then
+  args=()
+  for arg in "$@"; do [[ "$arg" == --http-load ]] || args+=("$arg"); done
+  exec node "$root/tests/benchmarks/http_load.mjs" "$build/bin/mcp-virtual-computer" \
+    "$build/lib/mcp-virtual-computer/backends" "${args[@]}"
+fi
 "$build/benchmarks/vc_exec_benchmark" \
   --host-binary "$build/bin/mcp-virtual-computer" \
   --plugin-dir "$build/lib/mcp-virtual-computer/backends" \
