@@ -31,8 +31,7 @@ function memory(pid) {
 }
 
 const host = spawn(hostBinary, ["--backend", "docker", "--plugin-dir", pluginDir, "--transport",
-                                "http", "--port", "0", "--image", "debian:bookworm-slim",
-                                "--log-level", "warning"],
+                                "http", "--port", "0", "--image", "debian:bookworm-slim"],
                    { env: { ...process.env, COMPUTER_ID: computerId }, stdio: ["ignore", "ignore", "pipe"] });
 let log = "";
 const url = await new Promise((resolve, reject) => {
