@@ -48,7 +48,7 @@ TEST_F(ProtocolErrors, WrongJsonRpcVersionAndIdTypes) {
 }
 
 TEST_F(ProtocolErrors, UnknownMethodIsMethodNotFound) {
-  const Json reply = host_.request(4, "resources/list");
+  const Json reply = host_.request(4, "no/such-method");
   EXPECT_EQ(reply["error"]["code"], -32601);
   EXPECT_EQ(reply["id"], 4);
 }
