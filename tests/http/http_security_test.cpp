@@ -10,7 +10,7 @@
 
 #include "command_runner.h"
 #include "host_environment.h"
-#include "http_host.h"
+#include "template_http_host.h"
 
 namespace vc::http_test {
 namespace {

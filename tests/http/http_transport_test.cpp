@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "http_host.h"
+#include "template_http_host.h"
 
 namespace vc::http_test {
 namespace {

@@ -12,7 +12,7 @@
 #include "host_environment.h"
 #include "test_names.h"
 
-namespace vc::http_test {
+namespace vc::test {
 namespace {
 
 std::string read_file(const std::filesystem::path& path) {
@@ -53,16 +53,18 @@ std::string HttpReply::describe() const {
   return text + "\n\n" + body.substr(0, 2000);
 }
 
-HttpHost::HttpHost(std::vector<std::string> extra_args, test::Environment environment) {
-  scratch_ = std::make_unique<test::TempDirectory>("vc-http-test");
-  test::SpawnOptions spawn;
-  spawn.argv = {VC_HOST_BINARY, "--backend", "template", "--transport", "http", "--port", "0",
-                "--state-dir", (scratch_->path() / "state").string(), "--scratch-root",
-                (scratch_->path() / "computers").string()};
-  spawn.argv.insert(spawn.argv.end(), extra_args.begin(), extra_args.end());
-  environment["COMPUTER_ID"] = test::unique_name("http");
-  spawn.environment = test::host_environment(environment);
-  process_ = std::make_unique<test::ChildProcess>(spawn);
+HttpHost::HttpHost(HttpHostOptions options) {
+  scratch_ = std::make_unique<TempDirectory>("vc-http-host");
+  SpawnOptions spawn;
+  spawn.argv = {options.binary, "--transport", "http", "--port", "0"};
+  for (auto arg : options.args) {
+    if (arg == "@SCRATCH@") arg = scratch_->path().string();
+    spawn.argv.push_back(arg);
+  }
+  computer_id_ = options.computer_id.value_or(unique_name("http"));
+  options.environment["COMPUTER_ID"] = computer_id_;
+  spawn.environment = host_environment(options.environment);
+  process_ = std::make_unique<ChildProcess>(spawn);
 
   // The host logs the address it bound: "serving MCP over HTTP on http://127.0.0.1:PORT/mcp".
   static const std::regex kServing(R"(serving MCP over HTTP on http://[^:]+:(\d+)/mcp)");
@@ -92,14 +94,14 @@ std::string HttpHost::url(const std::string& path) const {
 HttpReply HttpHost::request(const std::string& method, const std::string& path,
                             const std::vector<std::string>& curl_args,
                             std::chrono::milliseconds timeout) const {
-  const auto headers_file = scratch_->path() / ("headers-" + test::unique_name("r"));
-  const auto body_file = scratch_->path() / ("body-" + test::unique_name("r"));
+  const auto headers_file = scratch_->path() / ("headers-" + unique_name("r"));
+  const auto body_file = scratch_->path() / ("body-" + unique_name("r"));
   std::vector<std::string> argv = {"curl", "-sS", "-X", method, "-o", body_file.string(), "-D",
                                    headers_file.string(), "-w", "%{http_code}", "--max-time",
                                    std::to_string(timeout.count() / 1000)};
   argv.insert(argv.end(), curl_args.begin(), curl_args.end());
   argv.push_back(url(path));
-  const auto result = test::run_command(argv, timeout + 5s);
+  const auto result = run_command(argv, timeout + 5s);
   HttpReply reply;
   reply.status = std::atoi(result.out.c_str());
   reply.body = read_file(body_file);
@@ -144,7 +146,7 @@ std::string HttpHost::open_session(const std::vector<std::string>& extra_headers
   return *id;
 }
 
-test::ExitStatus HttpHost::stop() {
+ExitStatus HttpHost::stop() {
   process_->kill(SIGTERM);
   auto status = process_->wait(15s);
   if (!status) return process_->stop(1s);
@@ -162,4 +164,4 @@ Json request(const Json& id, const std::string& method, Json params) {
   return Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
 }
 
-}  // namespace vc::http_test
+}  // namespace vc::test

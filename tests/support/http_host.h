@@ -1,5 +1,5 @@
-// http_host.h — the real host serving MCP over HTTP on a free loopback port, and curl to talk
-// to it. Each host gets its own computer id and scratch directories (template backend).
+// http_host.h — the real host serving MCP over HTTP on a free port, and curl to talk to it.
+// Each host gets its own computer id (unless given one) and a scratch directory for its state.
 #pragma once
 
 #include <chrono>
@@ -14,10 +14,16 @@
 #include "json.h"
 #include "temp_directory.h"
 
-namespace vc::http_test {
+namespace vc::test {
 
-using test::Json;
 using namespace std::chrono_literals;
+
+struct HttpHostOptions {
+  std::string binary;              // the mcp-virtual-computer executable
+  std::vector<std::string> args;   // backend and options; "@SCRATCH@" becomes a scratch path
+  Environment environment;         // on top of the scrubbed environment
+  std::optional<std::string> computer_id;  // default: a unique one
+};
 
 struct HttpReply {
   int status = 0;
@@ -33,13 +39,17 @@ struct HttpReply {
 
 class HttpHost {
  public:
-  explicit HttpHost(std::vector<std::string> extra_args = {},
-                    test::Environment environment = {});
+  // Starts `--transport http --port 0` and waits until it serves.
+  explicit HttpHost(HttpHostOptions options);
   ~HttpHost();
+  HttpHost(const HttpHost&) = delete;
+  HttpHost& operator=(const HttpHost&) = delete;
+
+  const std::string& computer_id() const { return computer_id_; }
 
   int port() const { return port_; }
   std::string url(const std::string& path = "/mcp") const;
-  test::ChildProcess& process() { return *process_; }
+  ChildProcess& process() { return *process_; }
 
   // curl with these extra arguments against url(path).
   HttpReply request(const std::string& method, const std::string& path,
@@ -54,15 +64,16 @@ class HttpHost {
   std::string open_session(const std::vector<std::string>& extra_headers = {}) const;
 
   // SIGTERM, and the exit status.
-  test::ExitStatus stop();
+  ExitStatus stop();
 
  private:
-  std::unique_ptr<test::TempDirectory> scratch_;
-  std::unique_ptr<test::ChildProcess> process_;
+  std::unique_ptr<TempDirectory> scratch_;
+  std::unique_ptr<ChildProcess> process_;
+  std::string computer_id_;
   int port_ = 0;
 };
 
 Json initialize_request(int id = 1);
 Json request(const Json& id, const std::string& method, Json params = Json::object());
 
-}  // namespace vc::http_test
+}  // namespace vc::test

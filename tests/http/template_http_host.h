@@ -1,0 +1,37 @@
+// template_http_host.h — the HTTP host of these tests: the template backend, with its
+// computers in the host's scratch directory.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "http_host.h"
+
+namespace vc::http_test {
+
+using test::HttpReply;
+using test::Json;
+using test::initialize_request;
+using test::request;
+using namespace std::chrono_literals;
+
+class HttpHost : public test::HttpHost {
+ public:
+  explicit HttpHost(std::vector<std::string> extra_args = {},
+                    test::Environment environment = {})
+      : test::HttpHost(options(std::move(extra_args), std::move(environment))) {}
+
+ private:
+  static test::HttpHostOptions options(std::vector<std::string> extra_args,
+                                       test::Environment environment) {
+    test::HttpHostOptions options;
+    options.binary = VC_HOST_BINARY;
+    options.args = {"--backend", "template", "--state-dir", "@SCRATCH@", "--scratch-root",
+                    "@SCRATCH@"};
+    options.args.insert(options.args.end(), extra_args.begin(), extra_args.end());
+    options.environment = std::move(environment);
+    return options;
+  }
+};
+
+}  // namespace vc::http_test
