@@ -50,6 +50,8 @@ std::optional<std::string> find_config_error(const ServerConfig& config, int64_t
            "default.";
   }
   if (config.default_timeout_s < 1) return "--timeout must be at least 1 second.";
+  // Unlike the original, the session timeout is enforced, so it must make sense.
+  if (config.session_timeout_s < 1) return "--session-timeout must be at least 1 second.";
   if (output_limit < 1) return "--output-limit must be at least 1 byte.";
   if (config.computer_id.empty()) {
     return "COMPUTER_ID is required (example: COMPUTER_ID=agent-workstation).";

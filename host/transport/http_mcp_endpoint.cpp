@@ -241,6 +241,13 @@ void McpHttpEndpoint::handle_post(const Connection& connection, const HttpReques
           "Invalid Request: initialize starts a new session; send it without Mcp-Session-Id"));
       return;
     }
+    if (sessions_.size() >= settings_.max_sessions) {
+      connection->respond(jsonrpc_error_response(
+          503, -32000,
+          "Service Unavailable: too many open sessions (" + std::to_string(settings_.max_sessions) +
+              "); end unused ones with DELETE or let them time out"));
+      return;
+    }
     HttpSession& session = create_session();
     const std::string id = session.id;
     post_request(session, connection, message);

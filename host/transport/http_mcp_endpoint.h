@@ -47,6 +47,8 @@ struct McpHttpSettings {
   uint16_t port = 8435;
   std::optional<std::string> auth_token;
   uint64_t session_timeout_ms = 300'000;
+  // More sessions than this get 503 at initialize: each costs a few KiB until it times out.
+  size_t max_sessions = 4096;
   ConnectionLimits limits;
 };
 

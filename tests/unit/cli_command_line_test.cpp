@@ -226,6 +226,15 @@ TEST(CommandLine, ValidationMessagesInTheOriginalsOrder) {
   EXPECT_TRUE(parse({"--computer-id", std::string(63, 'a')}).outcome.command_line);
   expect_config_error(parse({"--computer-id", ""}),
                       "COMPUTER_ID is required (example: COMPUTER_ID=agent-workstation).");
+  for (const char* bad : {"0", "-3"}) {
+    expect_config_error(parse({"--transport", "http", "--session-timeout", bad}),
+                        "--session-timeout must be at least 1 second.");
+  }
+  expect_config_error(parse({"--max-request-bytes", "4096"}),
+                      "--max-request-bytes is only valid with --transport http. In stdio mode, "
+                      "messages are lines on stdin.");
+  EXPECT_FALSE(parse({"--transport", "http", "--max-request-bytes", "100"}).outcome.command_line);
+  EXPECT_TRUE(parse({"--transport", "http", "--max-request-bytes", "4096"}).outcome.command_line);
 }
 
 TEST(CommandLine, NonLoopbackHttpNeedsATokenOrTheOptOut) {
