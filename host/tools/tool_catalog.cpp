@@ -1,6 +1,7 @@
 // tool_catalog.cpp — the exposed tools, in tools/list order. One line per tool.
 #include "tools/tool_catalog.h"
 
+#include "tools/file_tools.h"
 #include "tools/terminal_execute_tool.h"
 
 namespace vc::tools {
@@ -8,6 +9,7 @@ namespace vc::tools {
 std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& context) {
   std::vector<std::unique_ptr<mcp::Tool>> tools;
   tools.push_back(make_terminal_execute_tool(context));
+  for (auto& tool : make_file_tools(context)) tools.push_back(std::move(tool));
   return tools;
 }
 

@@ -71,4 +71,22 @@ std::string repair_utf8(std::string_view bytes) {
   return text;
 }
 
+std::optional<size_t> first_invalid_utf8(std::string_view bytes) {
+  size_t position = 0;
+  while (position < bytes.size()) {
+    auto byte = static_cast<uint8_t>(bytes[position]);
+    if (byte < 0x80) {
+      ++position;
+      continue;
+    }
+    LeadByte lead = classify(byte);
+    size_t consumed = 1;
+    if (lead.continuation_bytes == 0 || valid_sequence_length(bytes, position, lead, consumed) == 0) {
+      return position;
+    }
+    position += consumed;
+  }
+  return std::nullopt;
+}
+
 }  // namespace vc::tools

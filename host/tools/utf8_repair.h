@@ -1,6 +1,8 @@
 // utf8_repair.h — command output as valid UTF-8, the way the original decoded it.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -11,5 +13,9 @@ namespace vc::tools {
 // bytes.decode("utf-8", "replace")). Overlong forms, surrogates (ED A0..BF), code points
 // above U+10FFFF, stray continuation bytes and sequences cut short all count as invalid.
 std::string repair_utf8(std::string_view bytes);
+
+// The offset of the first byte that is not part of a well-formed UTF-8 sequence (by the same
+// rules), or nullopt when `bytes` is valid UTF-8 throughout.
+std::optional<size_t> first_invalid_utf8(std::string_view bytes);
 
 }  // namespace vc::tools

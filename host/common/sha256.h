@@ -1,0 +1,12 @@
+// sha256.h — SHA-256 (FIPS 180-4) of a byte string, as 64 lower-case hex digits. The file
+// tools report it and compare it to detect a file edited between read and save.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace vc {
+
+std::string sha256_hex(std::string_view bytes);
+
+}  // namespace vc

@@ -1,0 +1,41 @@
+// file_scripts.cpp — see file_scripts.h.
+#include "tools/file_scripts.h"
+
+namespace vc::tools {
+
+const char* const kReadFileScript = R"SH(p=$1; limit=$2
+[ -e "$p" ] || exit 66
+[ -f "$p" ] || exit 65
+size=$(wc -c < "$p") || exit 1
+printf '%s\n' "$size"
+[ "$size" -le "$limit" ] || exit 67
+base64 -w0 < "$p" || exit 1
+)SH";
+
+const char* const kWriteFileScript = R"SH(p=$1; parents=$2; expected=$3
+dir=$(dirname -- "$p")
+if [ "$parents" = 1 ]; then mkdir -p -- "$dir" || exit 1; fi
+[ -d "$dir" ] || exit 68
+if [ -n "$expected" ]; then
+  [ -f "$p" ] || exit 73
+  actual=$(sha256sum < "$p") || exit 1
+  [ "${actual%% *}" = "$expected" ] || exit 73
+fi
+tmp=$(mktemp "$dir/.mcp-write.XXXXXX") || exit 1
+trap 'rm -f -- "$tmp"' EXIT
+cat > "$tmp" || exit 1
+if [ -e "$p" ]; then
+  chmod --reference="$p" -- "$tmp" || exit 1
+else
+  chmod "$(printf '%o' $(( 0666 & ~0$(umask) )))" -- "$tmp" || exit 1
+fi
+mv -f -- "$tmp" "$p" || exit 1
+)SH";
+
+const char* const kListDirectoryScript = R"SH(p=$1
+[ -e "$p" ] || exit 66
+[ -d "$p" ] || exit 65
+find "$p" -mindepth 1 -maxdepth 1 -printf '%f\0%y\0%s\0' | base64 -w0
+)SH";
+
+}  // namespace vc::tools

@@ -1,0 +1,556 @@
+// file_tools.cpp — see file_tools.h.
+#include "tools/file_tools.h"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <utility>
+
+#include "common/base64.h"
+#include "common/sha256.h"
+#include "tools/file_path.h"
+#include "tools/file_scripts.h"
+#include "tools/utf8_repair.h"
+
+namespace vc::tools {
+namespace {
+
+using Settings = std::shared_ptr<const FileToolSettings>;
+using computers::ComputerInfo;
+using computers::ExecOutcome;
+using computers::ExecResult;
+
+// --- results -------------------------------------------------------------------------------
+
+mcp::ToolResult error_result(const std::string& operation, const std::string& message) {
+  return mcp::ToolResult::from_payload(Json{{"error", message}, {"operation", operation}},
+                                       /*is_error=*/true);
+}
+
+// The keys every successful file tool payload starts with, from the live computer.
+Json base_payload(const std::string& operation, const FileToolSettings& settings,
+                  const ComputerInfo& computer) {
+  return Json{{"operation", operation},
+              {"computer_id", computer.computer_id.empty() ? settings.computer_id
+                                                           : computer.computer_id},
+              {"desktop_environment", computer.desktop_environment},
+              {"network_access", computer.network_access},
+              {"desktop_url", computer.desktop_url ? Json(*computer.desktop_url) : Json()},
+              {"workspace_directory", settings.workspace_directory}};
+}
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// --- running a script ----------------------------------------------------------------------
+
+using ScriptDone = std::function<void(Expected<ExecResult>)>;
+
+CancelHandle run_script(computers::ComputerRegistry& registry, const FileToolSettings& settings,
+                        const char* script, const std::string& tool,
+                        std::vector<std::string> arguments, std::string stdin_data,
+                        uint64_t output_limit, ScriptDone done) {
+  computers::ExecRequest request;
+  request.args = {"/bin/sh", "-c", script, tool};
+  for (auto& argument : arguments) request.args.push_back(std::move(argument));
+  request.stdin_data = std::move(stdin_data);
+  request.timeout_s = settings.timeout_s;
+  request.output_limit = output_limit;
+  return registry.execute(std::move(request), nullptr, std::move(done));
+}
+
+// A script that did not get to finish: a timeout, too much output, or no computer.
+std::optional<std::string> interrupted(const ExecResult& result, const std::string& what,
+                                       const FileToolSettings& settings) {
+  if (result.outcome == ExecOutcome::timed_out) {
+    return what + " timed out after " + std::to_string(settings.timeout_s) + "s";
+  }
+  if (result.outcome == ExecOutcome::output_limit_exceeded) {
+    return what + " produced more output than the limit allows";
+  }
+  return std::nullopt;
+}
+
+// --- reading -------------------------------------------------------------------------------
+
+struct FileText {
+  std::string bytes;  // valid UTF-8
+  ComputerInfo computer;
+};
+
+uint64_t read_output_limit(const FileToolSettings& settings) {
+  return std::max<uint64_t>(settings.output_limit, settings.text_limit * 14 / 10 + 1024);
+}
+
+Expected<FileText> read_outcome(const Expected<ExecResult>& ran, const std::string& path,
+                                const FileToolSettings& settings) {
+  if (!ran.ok()) return ran.failure();
+  const ExecResult& result = ran.value();
+  if (auto stopped = interrupted(result, "Reading " + path, settings)) return Failure{-1, *stopped};
+  const std::string& out = result.stdout_bytes;
+  const auto newline = out.find('\n');
+  const std::string size_text = out.substr(0, newline);
+  switch (result.exit_code) {
+    case 0: break;
+    case kScriptMissing: return Failure{-1, "File does not exist: " + path};
+    case kScriptWrongKind: return Failure{-1, "Path is not a regular file: " + path};
+    case kScriptTooLarge:
+      return Failure{-1, "File is " + trimmed(size_text) + " bytes; text tool limit is " +
+                             std::to_string(settings.text_limit) + " bytes"};
+    default: {
+      const std::string reason = trimmed(repair_utf8(result.stderr_bytes));
+      return Failure{-1, reason.empty() ? "Unable to read " + path : reason};
+    }
+  }
+  const std::string invalid = "The computer returned invalid file data for " + path;
+  if (newline == std::string::npos) return Failure{-1, invalid};
+  uint64_t declared = 0;
+  try {
+    declared = std::stoull(trimmed(size_text));
+  } catch (const std::exception&) {
+    return Failure{-1, invalid};
+  }
+  auto bytes = base64_decode(trimmed(out.substr(newline + 1)));
+  if (!bytes) return Failure{-1, invalid};
+  if (bytes->size() != declared) return Failure{-1, "File changed while it was being read: " + path};
+  if (auto bad = first_invalid_utf8(*bytes)) {
+    return Failure{-1, "File is not valid UTF-8 text at byte " + std::to_string(*bad) + ": " + path};
+  }
+  return FileText{std::move(*bytes), result.computer};
+}
+
+CancelHandle read_text(computers::ComputerRegistry& registry, const Settings& settings,
+                       const std::string& tool, const std::string& path,
+                       std::function<void(Expected<FileText>)> done) {
+  return run_script(registry, *settings, kReadFileScript, tool,
+                    {path, std::to_string(settings->text_limit)}, "",
+                    read_output_limit(*settings),
+                    [settings, path, done = std::move(done)](Expected<ExecResult> ran) {
+                      done(read_outcome(ran, path, *settings));
+                    });
+}
+
+// --- writing -------------------------------------------------------------------------------
+
+struct WriteRequest {
+  std::string path;
+  std::string content;
+  bool create_parents = true;
+  std::string expected_sha256;  // "" = no check
+};
+
+std::string parent_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+Expected<ComputerInfo> write_outcome(const Expected<ExecResult>& ran, const WriteRequest& write,
+                                     const FileToolSettings& settings) {
+  if (!ran.ok()) return ran.failure();
+  const ExecResult& result = ran.value();
+  if (auto stopped = interrupted(result, "Writing " + write.path, settings)) {
+    return Failure{-1, *stopped};
+  }
+  switch (result.exit_code) {
+    case 0: return result.computer;
+    case kScriptNoParent: return Failure{-1, "Parent directory does not exist: " + parent_of(write.path)};
+    case kScriptChanged: return Failure{-1, "File changed before edit could be saved: " + write.path};
+    default: {
+      const std::string reason = trimmed(repair_utf8(result.stderr_bytes));
+      return Failure{-1, reason.empty() ? "Unable to write " + write.path : reason};
+    }
+  }
+}
+
+CancelHandle write_text(computers::ComputerRegistry& registry, const Settings& settings,
+                        const std::string& tool, WriteRequest write,
+                        std::function<void(Expected<ComputerInfo>)> done) {
+  std::vector<std::string> arguments = {write.path, write.create_parents ? "1" : "0",
+                                        write.expected_sha256};
+  std::string content = write.content;
+  return run_script(registry, *settings, kWriteFileScript, tool, std::move(arguments),
+                    std::move(content), settings->output_limit,
+                    [settings, write = std::move(write), done = std::move(done)](
+                        Expected<ExecResult> ran) { done(write_outcome(ran, write, *settings)); });
+}
+
+// --- the tools -----------------------------------------------------------------------------
+
+Json string_property(const char* title, const char* description) {
+  return Json{{"description", description}, {"title", title}, {"type", "string"}};
+}
+
+Json bool_property(const char* title, const char* description, bool fallback) {
+  return Json{{"default", fallback}, {"description", description}, {"title", title}, {"type", "boolean"}};
+}
+
+Json object_schema(const std::string& tool, Json properties, std::vector<std::string> required) {
+  Json schema{{"properties", std::move(properties)}};
+  if (!required.empty()) schema["required"] = required;
+  schema["title"] = tool + "Arguments";
+  schema["type"] = "object";
+  return schema;
+}
+
+Json typed(Json type, const char* description) {
+  return Json{{"type", std::move(type)}, {"description", description}};
+}
+
+Json file_output_schema(Json extra) {
+  Json properties{
+      {"operation", typed("string", "The tool's name.")},
+      {"computer_id", typed("string", "The computer the file is on.")},
+      {"desktop_environment", typed("boolean", "Whether the computer's Xfce desktop is running.")},
+      {"network_access", typed("boolean", "Whether the computer can reach the network.")},
+      {"desktop_url", typed(Json::array({"string", "null"}), "URL of the live desktop, or null.")},
+      {"workspace_directory", typed("string", "The directory relative paths start from.")},
+      {"path", typed("string", "The absolute, normalised path.")},
+      {"content", typed("string", "The file's text.")},
+      {"size_bytes", typed("integer", "The file's size in bytes (UTF-8).")},
+      {"sha256", typed("string", "SHA-256 of the file's bytes, hex.")},
+      {"visualization_warning", typed(Json::array({"string", "null"}), "Desktop animation problems; null without one.")},
+      {"error", typed("string", "Present only when the operation failed; says why.")}};
+  for (auto& [key, value] : extra.items()) properties[key] = value;
+  return Json{{"type", "object"}, {"properties", std::move(properties)}};
+}
+
+class FileTool : public mcp::Tool {
+ public:
+  FileTool(Settings settings, computers::ComputerRegistry& registry, mcp::ToolDefinition definition)
+      : settings_(std::move(settings)), registry_(registry), definition_(std::move(definition)) {}
+  const mcp::ToolDefinition& definition() const override { return definition_; }
+
+ protected:
+  const std::string& name() const { return definition_.name; }
+  // The resolved path of argument `key`, or nullopt after finishing `call` with the error.
+  std::optional<std::string> path_of(const std::shared_ptr<mcp::ToolCall>& call,
+                                     const std::string& fallback = "") const {
+    const std::string path = call->arguments().value("path", fallback);
+    auto resolved = resolve_file_path(path, settings_->workspace_directory);
+    if (!resolved) {
+      call->finish(error_result(name(), resolved.failure().message));
+      return std::nullopt;
+    }
+    return resolved.value();
+  }
+  static void cancel_with(const std::shared_ptr<mcp::ToolCall>& call, const CancelHandle& running) {
+    std::weak_ptr<Cancellable> weak = running;
+    call->on_cancel([weak] {
+      if (auto live = weak.lock()) live->cancel();
+    });
+  }
+
+  Settings settings_;
+  computers::ComputerRegistry& registry_;
+  mcp::ToolDefinition definition_;
+};
+
+mcp::ToolDefinition make_definition(const char* name, const char* description, Json input, Json output,
+                               Json annotations) {
+  mcp::ToolDefinition tool;
+  tool.name = name;
+  tool.description = description;
+  tool.input_schema = std::move(input);
+  tool.output_schema = std::move(output);
+  tool.annotations = std::move(annotations);
+  return tool;
+}
+
+class ReadFileTool final : public FileTool {
+ public:
+  ReadFileTool(Settings settings, computers::ComputerRegistry& registry)
+      : FileTool(std::move(settings), registry,
+                 make_definition("read_file", "Read a UTF-8 text file from the computer.",
+                            object_schema("read_file",
+                                          Json{{"path", string_property("Path", "UTF-8 text file path, absolute or relative to /workspace.")}},
+                                          {"path"}),
+                            file_output_schema(Json::object()),
+                            Json{{"readOnlyHint", true}, {"destructiveHint", false},
+                                 {"idempotentHint", true}, {"openWorldHint", false}})) {}
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    auto path = path_of(call);
+    if (!path) return;
+    auto running = read_text(registry_, settings_, name(), *path,
+                             [settings = settings_, call, path = *path](Expected<FileText> text) {
+                               if (!text) return call->finish(error_result("read_file", text.failure().message));
+                               Json payload = base_payload("read_file", *settings, text.value().computer);
+                               payload["path"] = path;
+                               payload["content"] = text.value().bytes;
+                               payload["size_bytes"] = text.value().bytes.size();
+                               payload["sha256"] = sha256_hex(text.value().bytes);
+                               payload["visualization_warning"] = nullptr;
+                               call->finish(mcp::ToolResult::from_payload(payload, false));
+                             });
+    cancel_with(call, running);
+  }
+};
+
+class WriteFileTool final : public FileTool {
+ public:
+  WriteFileTool(Settings settings, computers::ComputerRegistry& registry)
+      : FileTool(std::move(settings), registry,
+                 make_definition("write_file", "Create or replace a UTF-8 text file on the computer (atomically).",
+                            object_schema("write_file",
+                                          Json{{"path", string_property("Path", "UTF-8 text file path, absolute or relative to /workspace.")},
+                                               {"content", string_property("Content", "Complete UTF-8 text to save.")},
+                                               {"create_parent_directories", bool_property("Create Parent Directories", "Create missing parent folders before saving.", true)}},
+                                          {"path", "content"}),
+                            file_output_schema(Json{{"created_parent_directories", typed("boolean", "The flag the call gave.")}}),
+                            Json{{"readOnlyHint", false}, {"destructiveHint", true},
+                                 {"idempotentHint", true}, {"openWorldHint", false}})) {}
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    auto path = path_of(call);
+    if (!path) return;
+    const std::string content = call->arguments().value("content", "");
+    if (content.size() > settings_->text_limit) {
+      return call->finish(error_result(name(), "content is " + std::to_string(content.size()) +
+                                                   " bytes; text tool limit is " +
+                                                   std::to_string(settings_->text_limit) + " bytes"));
+    }
+    const bool parents = call->arguments().value("create_parent_directories", true);
+    auto running = write_text(
+        registry_, settings_, name(), WriteRequest{*path, content, parents, ""},
+        [settings = settings_, call, path = *path, content, parents](Expected<ComputerInfo> written) {
+          if (!written) return call->finish(error_result("write_file", written.failure().message));
+          Json payload = base_payload("write_file", *settings, written.value());
+          payload["path"] = path;
+          payload["content"] = content;
+          payload["size_bytes"] = content.size();
+          payload["sha256"] = sha256_hex(content);
+          payload["created_parent_directories"] = parents;
+          payload["visualization_warning"] = nullptr;
+          call->finish(mcp::ToolResult::from_payload(payload, false));
+        });
+    cancel_with(call, running);
+  }
+};
+
+// Non-overlapping occurrences, as Python's str.count.
+size_t count_occurrences(const std::string& text, const std::string& needle) {
+  size_t count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) {
+    ++count;
+  }
+  return count;
+}
+
+std::string replace(const std::string& text, const std::string& from, const std::string& to,
+                    bool all) {
+  std::string out;
+  size_t start = 0;
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, start)) {
+    out.append(text, start, at - start);
+    out += to;
+    start = at + from.size();
+    if (!all) break;
+  }
+  out.append(text, start, std::string::npos);
+  return out;
+}
+
+class EditFileTool final : public FileTool {
+ public:
+  EditFileTool(Settings settings, computers::ComputerRegistry& registry)
+      : FileTool(std::move(settings), registry,
+                 make_definition("edit_file", "Replace text in a UTF-8 text file on the computer.",
+                            object_schema("edit_file",
+                                          Json{{"path", string_property("Path", "UTF-8 text file path, absolute or relative to /workspace.")},
+                                               {"old_text", string_property("Old Text", "Exact text to replace.")},
+                                               {"new_text", string_property("New Text", "Replacement text.")},
+                                               {"replace_all", bool_property("Replace All", "Replace every occurrence instead of exactly one.", false)}},
+                                          {"path", "old_text", "new_text"}),
+                            file_output_schema(Json{{"old_text", typed("string", "The text replaced.")},
+                                                    {"new_text", typed("string", "The replacement.")},
+                                                    {"replacements", typed("integer", "How many occurrences were replaced.")}}),
+                            Json{{"readOnlyHint", false}, {"destructiveHint", true},
+                                 {"idempotentHint", false}, {"openWorldHint", false}})) {}
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    auto path = path_of(call);
+    if (!path) return;
+    const std::string old_text = call->arguments().value("old_text", "");
+    const std::string new_text = call->arguments().value("new_text", "");
+    const bool all = call->arguments().value("replace_all", false);
+    if (old_text.empty()) return call->finish(error_result(name(), "old_text must not be empty"));
+
+    auto registry = &registry_;
+    auto running = read_text(
+        registry_, settings_, name(), *path,
+        [settings = settings_, registry, call, path = *path, old_text, new_text, all](Expected<FileText> text) {
+          if (!text) return call->finish(error_result("edit_file", text.failure().message));
+          const std::string& original = text.value().bytes;
+          const size_t found = count_occurrences(original, old_text);
+          if (found == 0) {
+            return call->finish(error_result("edit_file", "old_text was not found in " + path));
+          }
+          if (found > 1 && !all) {
+            return call->finish(error_result(
+                "edit_file", "old_text occurs " + std::to_string(found) + " times in " + path +
+                                 "; provide more surrounding text or set replace_all=true"));
+          }
+          std::string updated = replace(original, old_text, new_text, all);
+          if (updated.size() > settings->text_limit) {
+            return call->finish(error_result("edit_file", "content is " + std::to_string(updated.size()) +
+                                                              " bytes; text tool limit is " +
+                                                              std::to_string(settings->text_limit) + " bytes"));
+          }
+          const size_t replacements = all ? found : 1;
+          auto saving = write_text(
+              *registry, settings, "edit_file",
+              WriteRequest{path, updated, false, sha256_hex(original)},
+              [settings, call, path, updated, old_text, new_text, replacements](Expected<ComputerInfo> written) {
+                if (!written) return call->finish(error_result("edit_file", written.failure().message));
+                Json payload = base_payload("edit_file", *settings, written.value());
+                payload["path"] = path;
+                payload["content"] = updated;
+                payload["size_bytes"] = updated.size();
+                payload["sha256"] = sha256_hex(updated);
+                payload["old_text"] = old_text;
+                payload["new_text"] = new_text;
+                payload["replacements"] = replacements;
+                payload["visualization_warning"] = nullptr;
+                call->finish(mcp::ToolResult::from_payload(payload, false));
+              });
+          cancel_with(call, saving);
+        });
+    cancel_with(call, running);
+  }
+};
+
+std::string casefold(const std::string& text) {
+  std::string out = text;
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+Expected<Json> directory_entries(const Expected<ExecResult>& ran, const std::string& path,
+                                 const FileToolSettings& settings) {
+  if (!ran.ok()) return ran.failure();
+  const ExecResult& result = ran.value();
+  if (auto stopped = interrupted(result, "Listing " + path, settings)) return Failure{-1, *stopped};
+  switch (result.exit_code) {
+    case 0: break;
+    case kScriptMissing: return Failure{-1, "Directory does not exist: " + path};
+    case kScriptWrongKind: return Failure{-1, "Path is not a directory: " + path};
+    default: {
+      const std::string reason = trimmed(repair_utf8(result.stderr_bytes));
+      return Failure{-1, reason.empty() ? "Unable to list " + path : reason};
+    }
+  }
+  const std::string invalid = "The computer returned invalid directory data for " + path;
+  auto raw = base64_decode(trimmed(result.stdout_bytes));
+  if (!raw) return Failure{-1, invalid};
+  std::vector<std::string> fields;
+  size_t start = 0;
+  for (size_t nul = raw->find('\0'); nul != std::string::npos; nul = raw->find('\0', start)) {
+    fields.push_back(raw->substr(start, nul - start));
+    start = nul + 1;
+  }
+  if (start != raw->size() || fields.size() % 3 != 0) return Failure{-1, invalid};
+  struct Entry {
+    std::string name;
+    std::string kind;
+    uint64_t size;
+  };
+  std::vector<Entry> entries;
+  for (size_t i = 0; i < fields.size(); i += 3) {
+    const std::string& type = fields[i + 1];
+    uint64_t size = 0;
+    try {
+      size = std::stoull(fields[i + 2]);
+    } catch (const std::exception&) {
+      return Failure{-1, invalid};
+    }
+    entries.push_back({repair_utf8(fields[i]), type == "d" ? "directory" : type == "f" ? "file" : "other", size});
+  }
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    const bool a_dir = a.kind == "directory";
+    const bool b_dir = b.kind == "directory";
+    if (a_dir != b_dir) return a_dir;
+    return casefold(a.name) < casefold(b.name);
+  });
+  Json listed = Json::array();
+  for (const auto& entry : entries) {
+    listed.push_back(Json{{"name", entry.name},
+                          {"path", path == "/" ? "/" + entry.name : path + "/" + entry.name},
+                          {"kind", entry.kind},
+                          {"size_bytes", entry.size}});
+  }
+  return listed;
+}
+
+class ListDirectoryTool final : public FileTool {
+ public:
+  ListDirectoryTool(Settings settings, computers::ComputerRegistry& registry)
+      : FileTool(std::move(settings), registry,
+                 make_definition("list_directory", "List a directory on the computer: directories first, then files, by name.",
+                            object_schema("list_directory",
+                                          Json{{"path", Json{{"default", "."},
+                                                             {"description", "Directory path, absolute or relative to /workspace."},
+                                                             {"title", "Path"},
+                                                             {"type", "string"}}}},
+                                          {}),
+                            Json{{"type", "object"},
+                                 {"properties",
+                                  {{"computer_id", typed("string", "The computer listed.")},
+                                   {"workspace_directory", typed("string", "The directory relative paths start from.")},
+                                   {"path", typed("string", "The absolute, normalised directory.")},
+                                   {"entries", typed("array", "name, path, kind (directory, file, other) and size_bytes of each entry.")},
+                                   {"error", typed("string", "Present only when the listing failed; says why.")}}}},
+                            Json{{"readOnlyHint", true}, {"destructiveHint", false},
+                                 {"idempotentHint", true}, {"openWorldHint", false}})) {}
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    auto path = path_of(call, ".");
+    if (!path) return;
+    auto running = run_script(
+        registry_, *settings_, kListDirectoryScript, name(), {*path}, "",
+        std::max<uint64_t>(settings_->output_limit, 16 * 1024 * 1024),
+        [settings = settings_, call, path = *path](Expected<ExecResult> ran) {
+          auto entries = directory_entries(ran, path, *settings);
+          if (!entries) return call->finish(error_result("list_directory", entries.failure().message));
+          const std::string computer_id = ran.value().computer.computer_id.empty()
+                                              ? settings->computer_id
+                                              : ran.value().computer.computer_id;
+          call->finish(mcp::ToolResult::from_payload(
+              Json{{"computer_id", computer_id},
+                   {"workspace_directory", settings->workspace_directory},
+                   {"path", path},
+                   {"entries", std::move(entries).value()}},
+              false));
+        });
+    cancel_with(call, running);
+  }
+};
+
+}  // namespace
+
+std::vector<std::unique_ptr<mcp::Tool>> make_file_tools(FileToolSettings settings,
+                                                        computers::ComputerRegistry& registry) {
+  auto shared = std::make_shared<const FileToolSettings>(std::move(settings));
+  std::vector<std::unique_ptr<mcp::Tool>> tools;
+  tools.push_back(std::make_unique<ReadFileTool>(shared, registry));
+  tools.push_back(std::make_unique<WriteFileTool>(shared, registry));
+  tools.push_back(std::make_unique<EditFileTool>(shared, registry));
+  tools.push_back(std::make_unique<ListDirectoryTool>(shared, registry));
+  return tools;
+}
+
+std::vector<std::unique_ptr<mcp::Tool>> make_file_tools(const CatalogContext& context) {
+  FileToolSettings settings;
+  settings.computer_id = context.config->computer_id;
+  settings.desktop_environment = context.config->desktop_environment;
+  settings.workspace_directory = context.config->workspace_directory;
+  settings.timeout_s = context.config->default_timeout_s;
+  settings.output_limit = context.config->output_limit;
+  return make_file_tools(std::move(settings), *context.registry);
+}
+
+}  // namespace vc::tools

@@ -1,0 +1,36 @@
+// file_tools.h — read_file, write_file, edit_file and list_directory (spec §1.9–§1.10): text
+// files on the computer, through the same exec path as terminal_execute, on any backend.
+//
+// Contents cross as bytes (stdin in, base64 out), never through shell quoting. Text is UTF-8,
+// at most 1 MiB. Writes are atomic (a temporary file in the same directory, then a rename)
+// and keep an existing file's mode. edit_file checks, when it saves, that the file still has
+// the SHA-256 it read, so an edit made meanwhile is not overwritten.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "computers/computer_registry.h"
+#include "mcp/tool.h"
+#include "tools/tool_catalog.h"
+
+namespace vc::tools {
+
+struct FileToolSettings {
+  std::string computer_id;
+  bool desktop_environment = false;
+  std::string workspace_directory = "/workspace";
+  int64_t timeout_s = 120;
+  uint64_t output_limit = 2097152;
+  uint64_t text_limit = 1048576;  // the original's file_text_limit, not configurable
+};
+
+// The four tools, in the order tools/list shows them. `registry` must outlive them.
+std::vector<std::unique_ptr<mcp::Tool>> make_file_tools(FileToolSettings settings,
+                                                        computers::ComputerRegistry& registry);
+
+std::vector<std::unique_ptr<mcp::Tool>> make_file_tools(const CatalogContext& context);
+
+}  // namespace vc::tools
