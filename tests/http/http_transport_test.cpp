@@ -208,7 +208,8 @@ TEST(HttpTransport, ConformanceFixturesOnlyWithTheFlag) {
     return names;
   };
   HttpHost plain;
-  EXPECT_EQ(tool_names(plain), std::vector<std::string>{"terminal_execute"});
+  EXPECT_EQ(tool_names(plain), (std::vector<std::string>{"terminal_execute", "read_file", "write_file",
+                                                        "edit_file", "list_directory"}));
 
   HttpHost fixtures({"--conformance-fixtures"});
   const auto names = tool_names(fixtures);
