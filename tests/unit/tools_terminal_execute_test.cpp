@@ -125,8 +125,11 @@ class TerminalExecuteTest : public test_support::FakeBackendTest {
   std::vector<std::unique_ptr<mcp::Tool>> catalog_;
 };
 
-TEST_F(TerminalExecuteTest, TheCatalogExposesTerminalExecute) {
-  ASSERT_EQ(catalog_.size(), 1U);
+TEST_F(TerminalExecuteTest, TheCatalogExposesTerminalExecuteThenTheFileTools) {
+  std::vector<std::string> names;
+  for (const auto& entry : catalog_) names.push_back(entry->definition().name);
+  EXPECT_EQ(names, (std::vector<std::string>{"terminal_execute", "read_file", "write_file",
+                                             "edit_file", "list_directory"}));
   EXPECT_EQ(tool().definition().name, "terminal_execute");
   EXPECT_EQ(tool().definition().description, "Run a command.");
 }
