@@ -7,35 +7,14 @@
 #include <regex>
 #include <string>
 
+#include "common/base64.h"
+
 namespace vc::tools {
 namespace {
 
 // A 1x1 PNG.
 constexpr const char* kPngBase64 =
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
-
-std::string base64(const std::string& bytes) {
-  static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) |
-                       (static_cast<uint8_t>(bytes[i + 1]) << 8) | static_cast<uint8_t>(bytes[i + 2]);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += kAlphabet[n & 63];
-  }
-  if (i < bytes.size()) {
-    uint32_t n = static_cast<uint32_t>(static_cast<uint8_t>(bytes[i])) << 16;
-    if (i + 1 < bytes.size()) n |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[i + 1])) << 8;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
 
 // A 10 ms silent WAV: 8 kHz, 8-bit mono.
 std::string wav_base64() {
@@ -61,7 +40,7 @@ std::string wav_base64() {
   wav += "data";
   u32(samples);
   wav += std::string(samples, static_cast<char>(0x80));
-  return base64(wav);
+  return base64_encode(wav);
 }
 
 Json text(const std::string& value) { return Json{{"type", "text"}, {"text", value}}; }

@@ -100,15 +100,18 @@ void ContainerBackend::destroy() {
   delete this;
 }
 
+void write_create_error(char* errbuf, size_t errbuf_cap, std::string_view message) {
+  if (errbuf == nullptr || errbuf_cap == 0) return;
+  size_t n = std::min(message.size(), errbuf_cap - 1);
+  std::memcpy(errbuf, message.data(), n);
+  errbuf[n] = '\0';
+}
+
 vc_status create_container_backend(const vc_host_services* host, const char* config_json,
                                    size_t config_len, BackendIdentity identity,
                                    vc_backend** out_backend, char* errbuf, size_t errbuf_cap) {
-  // Copies `message` into the host's error buffer, always NUL-terminated and truncated to fit.
   auto write_error = [errbuf, errbuf_cap](std::string_view message) {
-    if (errbuf == nullptr || errbuf_cap == 0) return;
-    size_t n = std::min(message.size(), errbuf_cap - 1);
-    std::memcpy(errbuf, message.data(), n);
-    errbuf[n] = '\0';
+    write_create_error(errbuf, errbuf_cap, message);
   };
   if (host == nullptr || out_backend == nullptr || identity.profile == nullptr) {
     return VC_E_INVALID_ARGUMENT;

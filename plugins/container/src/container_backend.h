@@ -42,6 +42,9 @@ struct BackendIdentity {
   std::unique_ptr<EngineLauncher> launcher;
 };
 
+// Copies `message` into create_backend()'s error buffer, NUL-terminated and truncated to fit.
+void write_create_error(char* errbuf, size_t errbuf_cap, std::string_view message);
+
 // create_backend() of a plugin built on ContainerBackend: the whole vc_plugin_descriptor slot,
 // including the error buffer and exceptions. [host loop] No I/O.
 vc_status create_container_backend(const vc_host_services* host, const char* config_json,
@@ -111,6 +114,12 @@ class ContainerBackend {
   std::unique_ptr<EngineLauncher> launcher_;  // null unless the plugin may start its engine
   bool launched_ = false;                     // EngineLoop thread
 };
+
+// What every container backend offers (the descriptor's capability bits).
+inline constexpr vc_caps kContainerBackendCapabilities =
+    VC_CAP_ISOLATED | VC_CAP_PERSISTENT | VC_CAP_RESTART | VC_CAP_FACTORY_RESET |
+    VC_CAP_NETWORK_ACCESS | VC_CAP_EXEC_STDIN | VC_CAP_WAIT_FOR_DEATH |
+    VC_CAP_KILLS_PROCESS_TREE | VC_CAP_IMAGES;
 
 // The operations table that forwards to ContainerBackend (backend_ops_table.cpp).
 extern const vc_backend_ops kContainerBackendOps;

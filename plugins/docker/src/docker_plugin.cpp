@@ -66,9 +66,7 @@ constexpr vc_plugin_descriptor kDescriptor = {
     .vendor = "mcp-virtual-computer",
     .description = "Persistent Docker containers through the Docker Engine API (dockerd)",
     // No VC_CAP_DESKTOP: headless images only, for now.
-    .capabilities = VC_CAP_ISOLATED | VC_CAP_PERSISTENT | VC_CAP_RESTART | VC_CAP_FACTORY_RESET |
-                    VC_CAP_NETWORK_ACCESS | VC_CAP_EXEC_STDIN | VC_CAP_WAIT_FOR_DEATH |
-                    VC_CAP_KILLS_PROCESS_TREE | VC_CAP_IMAGES,
+    .capabilities = vc::container::kContainerBackendCapabilities,
     .options = kOptions,
     .create_backend = create_backend,
     .module_shutdown = nullptr,

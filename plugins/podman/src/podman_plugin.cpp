@@ -6,7 +6,6 @@
 // service the backend starts at its first validate (podman_service.h).
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -37,13 +36,6 @@ std::optional<std::string> environment(const char* name) {
   return std::string(value);
 }
 
-void write_error(char* errbuf, size_t errbuf_cap, const std::string& message) {
-  if (errbuf == nullptr || errbuf_cap == 0) return;
-  size_t n = std::min(message.size(), errbuf_cap - 1);
-  message.copy(errbuf, n);
-  errbuf[n] = '\0';
-}
-
 // [host loop] The only I/O is connect(2) to the standard unix socket, which answers at once;
 // a private service is started later, by the first validate, on the backend's own thread.
 vc_status VC_CALL create_backend(const vc_host_services* host, const char* config_json,
@@ -70,7 +62,7 @@ vc_status VC_CALL create_backend(const vc_host_services* host, const char* confi
       auto mode = it->is_string() ? vc::podman::parse_service_mode(it->get<std::string>())
                                   : std::nullopt;
       if (!mode) {
-        write_error(errbuf, errbuf_cap,
+        vc::container::write_create_error(errbuf, errbuf_cap,
                     "podman: --podman-service must be auto, never or always; got " + it->dump());
         return VC_E_INVALID_ARGUMENT;
       }
@@ -78,7 +70,7 @@ vc_status VC_CALL create_backend(const vc_host_services* host, const char* confi
     }
     if (inputs.mode == vc::podman::ServiceMode::kAlways && inputs.explicit_address &&
         !inputs.explicit_address->empty()) {
-      write_error(errbuf, errbuf_cap,
+      vc::container::write_create_error(errbuf, errbuf_cap,
                   "podman: --podman-service always starts a private service on a socket of its "
                   "own; it cannot be combined with --podman-socket (or CONTAINER_HOST) " +
                       *inputs.explicit_address);
@@ -101,10 +93,10 @@ vc_status VC_CALL create_backend(const vc_host_services* host, const char* confi
                                                    std::move(identity), out_backend, errbuf,
                                                    errbuf_cap);
   } catch (const std::bad_alloc&) {
-    write_error(errbuf, errbuf_cap, "podman: out of memory");
+    vc::container::write_create_error(errbuf, errbuf_cap, "podman: out of memory");
     return VC_E_NO_MEMORY;
   } catch (const std::exception& e) {
-    write_error(errbuf, errbuf_cap, std::string("podman: ") + e.what());
+    vc::container::write_create_error(errbuf, errbuf_cap, std::string("podman: ") + e.what());
     return VC_E_FAILED;
   }
 }
@@ -156,9 +148,7 @@ constexpr vc_plugin_descriptor kDescriptor = {
     .vendor = "mcp-virtual-computer",
     .description = "Persistent Podman containers through Podman's Docker-compatible API",
     // No VC_CAP_DESKTOP: headless images only, for now.
-    .capabilities = VC_CAP_ISOLATED | VC_CAP_PERSISTENT | VC_CAP_RESTART | VC_CAP_FACTORY_RESET |
-                    VC_CAP_NETWORK_ACCESS | VC_CAP_EXEC_STDIN | VC_CAP_WAIT_FOR_DEATH |
-                    VC_CAP_KILLS_PROCESS_TREE | VC_CAP_IMAGES,
+    .capabilities = vc::container::kContainerBackendCapabilities,
     .options = kOptions,
     .create_backend = create_backend,
     .module_shutdown = nullptr,
