@@ -75,12 +75,27 @@ TEST(SupportClient, TimeoutAndEofThrowWithDiagnostics) {
   const auto status = silent->close(200ms);
   EXPECT_EQ(status.signal, SIGKILL) << status.describe();
 
-  auto quitter = scripted("exit 3");
+  // The server reads the request before quitting, so the write always lands and the client
+  // must notice the EOF on stdout.
+  auto quitter = scripted("read request; exit 3");
   EXPECT_THROW(quitter->request("ping", std::nullopt, 5s), McpClientError);
   EXPECT_TRUE(quitter->stdout_closed());
   const auto code = quitter->wait_for_exit(5s);
   ASSERT_TRUE(code.has_value());
   EXPECT_EQ(code->code, 3);
+
+  // A server that is already gone refuses the write itself.
+  auto gone = scripted("exit 4");
+  ASSERT_TRUE(gone->wait_for_exit(5s).has_value());
+  try {
+    gone->request("ping", std::nullopt, 5s);
+    ADD_FAILURE() << "no exception";
+  } catch (const McpClientError& error) {
+    const std::string text = error.what();
+    EXPECT_TRUE(text.find("could not write to the server's stdin") != std::string::npos ||
+                text.find("closed stdout before answering") != std::string::npos)
+        << text;
+  }
 }
 
 TEST(SupportClient, PayloadOfPrefersStructuredContent) {
