@@ -31,6 +31,7 @@ struct HostOptionValues {
   int64_t max_request_bytes = ServerConfig().max_request_bytes;
   std::string auth_token;
   bool allow_unauthenticated_http = false;
+  bool lifecycle_tools = false;
   bool conformance_fixtures = false;
   std::string shell = ServerConfig().shell;
   bool network = true;
@@ -81,6 +82,11 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
   app.add_flag("--allow-unauthenticated-http", v.allow_unauthenticated_http,
                "Allow a non-loopback HTTP listener without authentication. Only use behind a "
                "trusted private network or auth proxy.")
+      ->group(group);
+  app.add_flag("--lifecycle-tools", v.lifecycle_tools,
+               "Also offer computer_list, computer_create, computer_restart, "
+               "computer_factory_reset and computer_delete, for orchestrators that manage many "
+               "computers (off by default: the model gets one computer)")
       ->group(group);
   app.add_flag("--conformance-fixtures", v.conformance_fixtures,
                "Test aid: also serve the tools, resources and prompts the official MCP "
@@ -194,6 +200,7 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
   config.auth_token = handles.auth_token->count() > 0 ? std::optional(v.auth_token)
                                                       : auth_token_from_environment();
   config.allow_unauthenticated_http = v.allow_unauthenticated_http;
+  config.lifecycle_tools = v.lifecycle_tools;
   config.conformance_fixtures = v.conformance_fixtures;
   config.shell = v.shell;
   if (handles.tool_instruction_override->count() > 0) {

@@ -64,7 +64,7 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
 
   // The computer stopped unexpectedly (death watch, or an exec that saw it go).
   void declare_dead(const std::string& reason) {
-    if (death_message_ || shut_down_) return;
+    if (death_message_ || shut_down_ || maintenance_depth_ > 0) return;
     death_message_ = died_message(computer_ ? short_identity(*computer_) : settings_.computer_id);
     spdlog::warn("Computer '{}' died: {}", settings_.computer_id, reason);
     if (death_watch_) death_watch_->cancel();  // no-op when the watch itself reported it
@@ -72,6 +72,30 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
   }
 
   bool dead() const { return death_message_.has_value(); }
+
+  // Counts begun maintenance operations; an execution that sees it change was interrupted on
+  // purpose, not by a death.
+  uint64_t maintenance_epoch() const { return maintenance_epoch_; }
+  bool in_maintenance() const { return maintenance_depth_ > 0; }
+
+  void begin_maintenance() {
+    ++maintenance_depth_;
+    ++maintenance_epoch_;
+    stop_death_watch();
+  }
+
+  void end_maintenance(const Expected<std::optional<ComputerInfo>>& outcome) {
+    if (maintenance_depth_ > 0) --maintenance_depth_;
+    if (shut_down_) return;
+    death_message_.reset();
+    death_announced_ = false;
+    if (outcome.ok() && outcome.value()) {
+      computer_ = *outcome.value();
+    } else {
+      computer_.reset();
+    }
+    if (computer_ && maintenance_depth_ == 0 && !acquisition_) start_death_watch();
+  }
 
   void set_death_handler(std::function<void(const std::string&)> handler) {
     death_handler_ = std::move(handler);
@@ -86,8 +110,7 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
   void shutdown() {
     if (shut_down_) return;
     shut_down_ = true;
-    if (death_watch_) death_watch_->cancel();
-    death_watch_.reset();
+    stop_death_watch();
     // Executions first: those still waiting for the computer leave the acquisition at once.
     for (const auto& weak : executions_) {
       if (auto execution = weak.lock()) execution->cancel();
@@ -119,15 +142,25 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     computer_ = outcome.value();
     spdlog::info("Using computer '{}' (sandbox {}).", computer_->computer_id,
                  computer_->sandbox_id);
-    if (!shut_down_) start_death_watch();
+    if (!shut_down_ && maintenance_depth_ == 0) start_death_watch();
   }
 
   void start_death_watch() {
+    stop_death_watch();
     std::weak_ptr<RegistryCore> weak = weak_from_this();
-    death_watch_ =
-        watch_for_death(*backend_, computer_->computer_id, [weak](const std::string& reason) {
-          if (auto core = weak.lock()) core->declare_dead(reason);
+    const uint64_t generation = watch_generation_;
+    death_watch_ = watch_for_death(
+        *backend_, computer_->computer_id, [weak, generation](const std::string& reason) {
+          auto core = weak.lock();
+          // A watch stopped for maintenance may still report the stop it was racing.
+          if (core && generation == core->watch_generation_) core->declare_dead(reason);
         });
+  }
+
+  void stop_death_watch() {
+    ++watch_generation_;
+    if (death_watch_) death_watch_->cancel();
+    death_watch_.reset();
   }
 
   void announce_death() {
@@ -146,6 +179,9 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
   std::function<void(const std::string&)> death_handler_;
   bool death_announced_ = false;
   bool shut_down_ = false;
+  int maintenance_depth_ = 0;
+  uint64_t maintenance_epoch_ = 0;
+  uint64_t watch_generation_ = 0;
   std::vector<std::weak_ptr<Cancellable>> executions_;
 };
 
@@ -179,6 +215,7 @@ class Execution : public Cancellable, public std::enable_shared_from_this<Execut
     if (!core) return finish(Failure{VC_E_CANCELLED, "The server is shutting down."});
     if (auto refused = core->refusal()) return finish(*refused);
     computer_ = std::move(computer).value();
+    maintenance_epoch_ = core->maintenance_epoch();
     running_ = run_exec_operation(*core->backend(), computer_, core->settings().shell, request_,
                                   [self = shared_from_this()](Expected<ExecResult> result) {
                                     self->on_command_finished(std::move(result));
@@ -187,6 +224,12 @@ class Execution : public Cancellable, public std::enable_shared_from_this<Execut
 
   void on_command_finished(Expected<ExecResult> result) {
     auto core = core_.lock();
+    if (!result.ok() && core && interrupted_by_maintenance(*core)) {
+      return finish(Failure{VC_E_COMPUTER_STOPPED,
+                            "Computer '" + computer_.computer_id +
+                                "' was restarted, reset or deleted while the command ran; "
+                                "the command did not finish."});
+    }
     if (!result.ok()) {
       if (result.failure().status == VC_E_COMPUTER_DIED) return finish(computer_died(core));
       return finish(result.failure());
@@ -197,6 +240,10 @@ class Execution : public Cancellable, public std::enable_shared_from_this<Execut
     if (core && core->dead() && !clean_exit) return finish(computer_died(core));
     if (core && core->computer()) result.value().computer = *core->computer();
     finish(std::move(result));
+  }
+
+  bool interrupted_by_maintenance(const RegistryCore& core) const {
+    return core.in_maintenance() || core.maintenance_epoch() != maintenance_epoch_;
   }
 
   Failure computer_died(const std::shared_ptr<RegistryCore>& core) {
@@ -217,6 +264,7 @@ class Execution : public Cancellable, public std::enable_shared_from_this<Execut
   ExecRequest request_;
   ExecuteDone done_;
   ComputerInfo computer_;
+  uint64_t maintenance_epoch_ = 0;
   CancelHandle waiting_;
   CancelHandle running_;
   bool cancelled_ = false;
@@ -251,6 +299,12 @@ CancelHandle ComputerRegistry::execute(ExecRequest request, ProgressFn progress,
 }
 
 std::optional<ComputerInfo> ComputerRegistry::current() const { return state_->computer(); }
+
+void ComputerRegistry::begin_maintenance() { state_->begin_maintenance(); }
+
+void ComputerRegistry::end_maintenance(const Expected<std::optional<ComputerInfo>>& outcome) {
+  state_->end_maintenance(outcome);
+}
 
 void ComputerRegistry::set_death_handler(std::function<void(const std::string& message)> handler) {
   state_->set_death_handler(std::move(handler));

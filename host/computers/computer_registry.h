@@ -60,6 +60,18 @@ class ComputerRegistry {
   // [loop-thread] The last known state of the computer, if it has been acquired.
   std::optional<ComputerInfo> current() const;
 
+  // [loop-thread] An intentional restart, factory reset, removal or network change of this
+  // server's computer is starting: the death watch pauses (a stop asked for is not a death)
+  // until the matching end_maintenance(). Calls nest.
+  void begin_maintenance();
+
+  // [loop-thread] The operation begun above finished. `outcome` is the computer as it is now,
+  // nullopt when it no longer exists, or the operation's failure. A reported computer is used
+  // from now on (one that had died is alive again); after a removal or a failure the next call
+  // attaches to or creates the computer afresh. A command that the operation interrupted fails
+  // with "...was restarted, reset or deleted while the command ran" instead of a death.
+  void end_maintenance(const Expected<std::optional<ComputerInfo>>& outcome);
+
   // [loop-thread] Called once if the computer dies unexpectedly after acquisition.
   void set_death_handler(std::function<void(const std::string& message)> handler);
 

@@ -78,4 +78,19 @@ Json ComputerInfo::to_json() const {
   return doc;
 }
 
+Json ComputerInfo::to_listing_json(const std::string& backend) const {
+  Json doc = Json::object();
+  doc["computer_id"] = computer_id;
+  doc["sandbox_id"] = sandbox_id;
+  doc["backend"] = backend;
+  doc["state"] = state;
+  doc["temporary"] = temporary;
+  doc["image"] = optional_to_json(image);
+  doc["created_at"] = optional_to_json(created_at);
+  doc["network_access"] = network_access;
+  doc["desktop_environment"] = desktop_environment;
+  doc["desktop_url"] = optional_to_json(desktop_url);
+  return doc;
+}
+
 }  // namespace vc::computers

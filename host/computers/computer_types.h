@@ -40,6 +40,9 @@ struct ComputerInfo {
   static ComputerInfo from_json(const Json& doc);
   // All fields, in declaration order; absent optionals are null.
   Json to_json() const;
+  // A listing entry (the original's ComputerInfo): computer_id, sandbox_id, backend, state,
+  // temporary, image, created_at, then network_access, desktop_environment, desktop_url.
+  Json to_listing_json(const std::string& backend) const;
 };
 
 struct ExecResult {

@@ -45,6 +45,7 @@ HttpServer::~HttpServer() {
   endpoint_.reset();  // its sessions' calls reference the tools
   tools_.clear();
   catalog_.reset();
+  lifecycle_.reset();
   registry_.reset();
   backend_.reset();
   watchdog_.disarm();
@@ -65,7 +66,9 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
   if (!description) return fail_startup(description.failure().message);
 
   registry_ = make_registry(backend_, config_);
-  tools_ = tools::make_tool_catalog({&config_, registry_.get(), description.value()});
+  lifecycle_ = make_lifecycle(backend_, config_, registry_.get());
+  tools_ = tools::make_tool_catalog(
+      {&config_, registry_.get(), lifecycle_.get(), description.value()});
   catalog_ = add_conformance_fixtures(loop_, config_, tools_);
   registry_->set_death_handler([](const std::string& message) { spdlog::error("{}", message); });
 

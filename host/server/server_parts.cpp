@@ -28,15 +28,31 @@ Expected<std::string> build_tool_description(uv_loop_t* loop, plugins::Backend& 
                                           instructions ? instructions.value() : std::nullopt);
 }
 
-std::unique_ptr<computers::ComputerRegistry> make_registry(
-    std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config) {
+namespace {
+
+computers::RegistrySettings registry_settings(const cli::ServerConfig& config) {
   computers::RegistrySettings settings;
   settings.computer_id = config.computer_id;
   settings.network_access = config.network_access;
   settings.desktop_environment = config.desktop_environment;
   settings.shell = config.shell;
   settings.workspace_directory = config.workspace_directory;
-  return std::make_unique<computers::ComputerRegistry>(std::move(backend), settings);
+  return settings;
+}
+
+}  // namespace
+
+std::unique_ptr<computers::ComputerRegistry> make_registry(
+    std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config) {
+  return std::make_unique<computers::ComputerRegistry>(std::move(backend),
+                                                       registry_settings(config));
+}
+
+std::unique_ptr<computers::ComputerLifecycle> make_lifecycle(
+    std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config,
+    computers::ComputerRegistry* registry) {
+  return std::make_unique<computers::ComputerLifecycle>(std::move(backend),
+                                                        registry_settings(config), registry);
 }
 
 mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog) {

@@ -12,6 +12,7 @@
 
 #include "cli/server_config.h"
 #include "common/failure.h"
+#include "computers/computer_lifecycle.h"
 #include "computers/computer_registry.h"
 #include "mcp/content_catalog.h"
 #include "mcp/session.h"
@@ -33,6 +34,12 @@ Expected<std::string> build_tool_description(uv_loop_t* loop, plugins::Backend& 
 
 std::unique_ptr<computers::ComputerRegistry> make_registry(
     std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config);
+
+// Lifecycle operations on any computer of `backend`; `registry` (may be null) owns the
+// server's own computer and must outlive the result.
+std::unique_ptr<computers::ComputerLifecycle> make_lifecycle(
+    std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config,
+    computers::ComputerRegistry* registry);
 
 // The session options every transport uses; `catalog` may be null.
 mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog = nullptr);

@@ -48,6 +48,7 @@ StdioServer::~StdioServer() {
   // registry the backend.
   session_.reset();
   tools_.clear();
+  lifecycle_.reset();
   registry_.reset();
   backend_.reset();
   watchdog_.disarm();
@@ -79,7 +80,8 @@ int StdioServer::serve(std::shared_ptr<plugins::PluginModule> module) {
 
 bool StdioServer::start_protocol(const std::string& tool_description) {
   registry_ = make_registry(backend_, config_);
-  tools_ = tools::make_tool_catalog({&config_, registry_.get(), tool_description});
+  lifecycle_ = make_lifecycle(backend_, config_, registry_.get());
+  tools_ = tools::make_tool_catalog({&config_, registry_.get(), lifecycle_.get(), tool_description});
   catalog_ = add_conformance_fixtures(loop_, config_, tools_);
   session_ = std::make_unique<mcp::Session>(
       borrowed(tools_), session_options(catalog_.get()), [this](const Json& message, const Json& /*related_request*/) {

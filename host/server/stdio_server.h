@@ -17,6 +17,7 @@
 #include <uv.h>
 
 #include "cli/server_config.h"
+#include "computers/computer_lifecycle.h"
 #include "computers/computer_registry.h"
 #include "mcp/session.h"
 #include "mcp/tool.h"
@@ -51,6 +52,7 @@ class StdioServer {
   const cli::ServerConfig& config_;
   std::shared_ptr<plugins::Backend> backend_;
   std::unique_ptr<computers::ComputerRegistry> registry_;
+  std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
   std::vector<std::unique_ptr<mcp::Tool>> tools_;
   std::unique_ptr<mcp::ContentCatalog> catalog_;
   std::unique_ptr<mcp::Session> session_;

@@ -10,6 +10,7 @@
 #include "common/sha256.h"
 #include "tools/file_path.h"
 #include "tools/file_scripts.h"
+#include "tools/tool_schema.h"
 #include "tools/utf8_repair.h"
 
 namespace vc::tools {
@@ -180,26 +181,6 @@ CancelHandle write_text(computers::ComputerRegistry& registry, const Settings& s
 
 // --- the tools -----------------------------------------------------------------------------
 
-Json string_property(const char* title, const char* description) {
-  return Json{{"description", description}, {"title", title}, {"type", "string"}};
-}
-
-Json bool_property(const char* title, const char* description, bool fallback) {
-  return Json{{"default", fallback}, {"description", description}, {"title", title}, {"type", "boolean"}};
-}
-
-Json object_schema(const std::string& tool, Json properties, std::vector<std::string> required) {
-  Json schema{{"properties", std::move(properties)}};
-  if (!required.empty()) schema["required"] = required;
-  schema["title"] = tool + "Arguments";
-  schema["type"] = "object";
-  return schema;
-}
-
-Json typed(Json type, const char* description) {
-  return Json{{"type", std::move(type)}, {"description", description}};
-}
-
 Json file_output_schema(Json extra) {
   Json properties{
       {"operation", typed("string", "The tool's name.")},
@@ -269,8 +250,7 @@ class ReadFileTool final : public FileTool {
                                           Json{{"path", string_property("Path", "UTF-8 text file path, absolute or relative to /workspace.")}},
                                           {"path"}),
                             file_output_schema(Json::object()),
-                            Json{{"readOnlyHint", true}, {"destructiveHint", false},
-                                 {"idempotentHint", true}, {"openWorldHint", false}})) {}
+                            read_only_annotations())) {}
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     auto path = path_of(call);
@@ -504,8 +484,7 @@ class ListDirectoryTool final : public FileTool {
                                    {"path", typed("string", "The absolute, normalised directory.")},
                                    {"entries", typed("array", "name, path, kind (directory, file, other) and size_bytes of each entry.")},
                                    {"error", typed("string", "Present only when the listing failed; says why.")}}}},
-                            Json{{"readOnlyHint", true}, {"destructiveHint", false},
-                                 {"idempotentHint", true}, {"openWorldHint", false}})) {}
+                            read_only_annotations())) {}
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     auto path = path_of(call, ".");
@@ -536,10 +515,10 @@ std::vector<std::unique_ptr<mcp::Tool>> make_file_tools(FileToolSettings setting
                                                         computers::ComputerRegistry& registry) {
   auto shared = std::make_shared<const FileToolSettings>(std::move(settings));
   std::vector<std::unique_ptr<mcp::Tool>> tools;
+  tools.push_back(std::make_unique<ListDirectoryTool>(shared, registry));
   tools.push_back(std::make_unique<ReadFileTool>(shared, registry));
   tools.push_back(std::make_unique<WriteFileTool>(shared, registry));
   tools.push_back(std::make_unique<EditFileTool>(shared, registry));
-  tools.push_back(std::make_unique<ListDirectoryTool>(shared, registry));
   return tools;
 }
 

@@ -27,7 +27,7 @@ struct FileToolSettings {
   uint64_t text_limit = 1048576;  // the original's file_text_limit, not configurable
 };
 
-// The four tools, in the order tools/list shows them. `registry` must outlive them.
+// The four tools in tools/list order (the original's: list_directory first). `registry` must outlive them.
 std::vector<std::unique_ptr<mcp::Tool>> make_file_tools(FileToolSettings settings,
                                                         computers::ComputerRegistry& registry);
 

@@ -1,7 +1,9 @@
 // tool_catalog.cpp — the exposed tools, in tools/list order. One line per tool.
 #include "tools/tool_catalog.h"
 
+#include "tools/computer_status_tools.h"
 #include "tools/file_tools.h"
+#include "tools/lifecycle_tools.h"
 #include "tools/terminal_execute_tool.h"
 
 namespace vc::tools {
@@ -9,7 +11,11 @@ namespace vc::tools {
 std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& context) {
   std::vector<std::unique_ptr<mcp::Tool>> tools;
   tools.push_back(make_terminal_execute_tool(context));
+  for (auto& tool : make_computer_status_tools(context)) tools.push_back(std::move(tool));
   for (auto& tool : make_file_tools(context)) tools.push_back(std::move(tool));
+  if (context.config->lifecycle_tools) {
+    for (auto& tool : make_lifecycle_tools(context)) tools.push_back(std::move(tool));
+  }
   return tools;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/server_config.h"
+#include "computers/computer_lifecycle.h"
 #include "computers/computer_registry.h"
 #include "mcp/tool.h"
 
@@ -14,6 +15,7 @@ namespace vc::tools {
 struct CatalogContext {
   const cli::ServerConfig* config = nullptr;
   computers::ComputerRegistry* registry = nullptr;  // outlives every tool
+  computers::ComputerLifecycle* lifecycle = nullptr;  // outlives every tool
   std::string terminal_execute_description;         // from assemble_tool_description()
 };
 

@@ -208,8 +208,10 @@ TEST(HttpTransport, ConformanceFixturesOnlyWithTheFlag) {
     return names;
   };
   HttpHost plain;
-  EXPECT_EQ(tool_names(plain), (std::vector<std::string>{"terminal_execute", "read_file", "write_file",
-                                                        "edit_file", "list_directory"}));
+  EXPECT_EQ(tool_names(plain),
+            (std::vector<std::string>{"terminal_execute", "computer_ui", "runtime_status",
+                                      "set_network_access", "list_directory", "read_file",
+                                      "write_file", "edit_file"}));
 
   HttpHost fixtures({"--conformance-fixtures"});
   const auto names = tool_names(fixtures);

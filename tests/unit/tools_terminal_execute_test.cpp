@@ -93,15 +93,18 @@ class TerminalExecuteTest : public test_support::FakeBackendTest {
     computers::RegistrySettings settings;
     settings.computer_id = config_.computer_id;
     registry_ = std::make_unique<computers::ComputerRegistry>(backend_, settings);
+    lifecycle_ = std::make_unique<computers::ComputerLifecycle>(backend_, settings, registry_.get());
     CatalogContext context;
     context.config = &config_;
     context.registry = registry_.get();
+    context.lifecycle = lifecycle_.get();
     context.terminal_execute_description = "Run a command.";
     catalog_ = make_tool_catalog(context);
   }
 
   void release_users() override {
     catalog_.clear();
+    lifecycle_.reset();
     registry_.reset();
   }
 
@@ -122,16 +125,45 @@ class TerminalExecuteTest : public test_support::FakeBackendTest {
 
   cli::ServerConfig config_;
   std::unique_ptr<computers::ComputerRegistry> registry_;
+  std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
   std::vector<std::unique_ptr<mcp::Tool>> catalog_;
 };
 
-TEST_F(TerminalExecuteTest, TheCatalogExposesTerminalExecuteThenTheFileTools) {
+std::vector<std::string> names_of(const std::vector<std::unique_ptr<mcp::Tool>>& catalog) {
   std::vector<std::string> names;
-  for (const auto& entry : catalog_) names.push_back(entry->definition().name);
-  EXPECT_EQ(names, (std::vector<std::string>{"terminal_execute", "read_file", "write_file",
-                                             "edit_file", "list_directory"}));
+  for (const auto& entry : catalog) names.push_back(entry->definition().name);
+  return names;
+}
+
+TEST_F(TerminalExecuteTest, TheCatalogHasTheOriginalsToolsInItsOrderWithoutLifecycleTools) {
+  EXPECT_EQ(names_of(catalog_),
+            (std::vector<std::string>{"terminal_execute", "computer_ui", "runtime_status",
+                                      "set_network_access", "list_directory", "read_file",
+                                      "write_file", "edit_file"}));
   EXPECT_EQ(tool().definition().name, "terminal_execute");
   EXPECT_EQ(tool().definition().description, "Run a command.");
+}
+
+TEST_F(TerminalExecuteTest, LifecycleToolsComeOnlyWithTheFlag) {
+  config_.lifecycle_tools = true;
+  CatalogContext context;
+  context.config = &config_;
+  context.registry = registry_.get();
+  context.lifecycle = lifecycle_.get();
+  auto with_lifecycle = make_tool_catalog(context);
+  auto names = names_of(with_lifecycle);
+  ASSERT_EQ(names.size(), 13u);
+  EXPECT_EQ(std::vector<std::string>(names.begin() + 8, names.end()),
+            (std::vector<std::string>{"computer_list", "computer_create", "computer_restart",
+                                      "computer_factory_reset", "computer_delete"}));
+  for (const auto& entry : with_lifecycle) {
+    const auto& definition = entry->definition();
+    const bool destroys = definition.name == "computer_factory_reset" ||
+                          definition.name == "computer_delete";
+    if (definition.name.rfind("computer_", 0) == 0 && definition.name != "computer_ui") {
+      EXPECT_EQ(definition.annotations.at("destructiveHint"), destroys) << definition.name;
+    }
+  }
 }
 
 TEST_F(TerminalExecuteTest, ASuccessfulCommandReportsEveryFieldInOrder) {

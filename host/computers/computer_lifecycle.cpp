@@ -1,0 +1,381 @@
+// computer_lifecycle.cpp — chains of backend ops for computers named by id.
+#include "computers/computer_lifecycle.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include <vc-backend-1/vc_op.h>
+#include <vc-backend-1/vc_status.h>
+
+#include "computers/operation_documents.h"
+
+namespace vc::computers {
+namespace {
+
+using Step = std::function<void(Expected<Json>)>;
+using InfoDone = std::function<void(Expected<ComputerInfo>)>;
+
+Failure cancelled_chain() { return Failure{VC_E_CANCELLED, "The operation was cancelled."}; }
+
+Failure not_found(const std::string& computer_id) {
+  return Failure{VC_E_NOT_FOUND, "Computer '" + computer_id + "' was not found."};
+}
+
+struct StepOptions {
+  std::function<void(vc_stream, std::string_view)> on_emit;
+  uint64_t output_limit = 0;
+  std::string stdin_bytes;
+};
+
+// A sequence of backend ops run one after another. Cancelling it cancels the op that runs and
+// keeps the next one from starting.
+class OpChain : public Cancellable, public std::enable_shared_from_this<OpChain> {
+ public:
+  explicit OpChain(std::shared_ptr<plugins::Backend> backend) : backend_(std::move(backend)) {}
+
+
+  // Runs `op`; `next` hears its result. A cancelled chain answers VC_E_CANCELLED instead.
+  void run(plugins::Operation op, const Json& request, Step next, StepOptions options = StepOptions()) {
+    plugins::OpCallbacks callbacks;
+    callbacks.output_limit = options.output_limit;
+    callbacks.on_emit = options.on_emit ? std::move(options.on_emit)
+                                        : [](vc_stream, std::string_view) {};
+    callbacks.on_complete = [self = shared_from_this(), next = std::move(next)](Expected<Json> r) {
+      self->running_.reset();
+      if (self->cancelled_ && r.ok()) return next(cancelled_chain());
+      next(std::move(r));
+    };
+    if (cancelled_) {
+      // Only reached from a completion callback, so `next` still runs on a later loop turn
+      // than the public call that started the chain.
+      return callbacks.on_complete(cancelled_chain());
+    }
+    running_ = backend_->start(op, request, std::move(callbacks), options.stdin_bytes);
+  }
+
+  void cancel() override {
+    cancelled_ = true;
+    if (auto running = running_) running->cancel();
+  }
+
+ private:
+  std::shared_ptr<plugins::Backend> backend_;
+  CancelHandle running_;
+  bool cancelled_ = false;
+};
+
+Expected<ComputerInfo> info_for(const Expected<Json>& result, const std::string& computer_id) {
+  if (!result.ok()) return result.failure();
+  auto info = read_computer_info(result.value());
+  if (!info.ok()) return info;
+  if (info.value().computer_id != computer_id) {
+    return Failure{VC_E_FAILED, "The backend returned computer '" + info.value().computer_id +
+                                    "' when asked for '" + computer_id + "'."};
+  }
+  return info;
+}
+
+Expected<std::vector<ComputerInfo>> read_list(const Expected<Json>& result) {
+  if (!result.ok()) return result.failure();
+  const Json& document = result.value();
+  auto computers = document.find("computers");
+  if (!document.is_object() || computers == document.end() || !computers->is_array()) {
+    return Failure{VC_E_FAILED, "The backend returned an invalid computer list."};
+  }
+  std::vector<ComputerInfo> listed;
+  for (const auto& entry : *computers) {
+    auto info = read_computer_info(entry);
+    if (!info.ok()) return info.failure();
+    listed.push_back(std::move(info).value());
+  }
+  std::sort(listed.begin(), listed.end(), [](const ComputerInfo& a, const ComputerInfo& b) {
+    return a.computer_id < b.computer_id;
+  });
+  return listed;
+}
+
+std::optional<ComputerInfo> find_computer(const std::vector<ComputerInfo>& computers,
+                                          const std::string& computer_id) {
+  for (const auto& computer : computers) {
+    if (computer.computer_id == computer_id) return computer;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
+  std::shared_ptr<plugins::Backend> backend;
+  RegistrySettings defaults;
+  ComputerRegistry* registry = nullptr;
+  bool validated = false;
+
+  std::shared_ptr<OpChain> chain() { return std::make_shared<OpChain>(backend); }
+
+  // Validates the backend the first time, then continues with `next`.
+  void validated_then(const std::shared_ptr<OpChain>& chain, std::function<void()> next,
+                      std::function<void(Failure)> fail) {
+    // Every `next` starts a backend op, so `done` still never runs before the call returns.
+    if (validated) return next();
+    chain->run(plugins::Operation::validate, Json::object(),
+               [self = shared_from_this(), next = std::move(next),
+                fail = std::move(fail)](Expected<Json> result) {
+                 if (!result.ok()) return fail(result.failure());
+                 self->validated = true;
+                 next();
+               });
+  }
+
+  bool owns_server_computer(const std::string& computer_id) const {
+    return registry != nullptr && registry->settings().computer_id == computer_id;
+  }
+
+  // Runs a computer-changing op, inside the registry's maintenance window when it concerns
+  // the server's own computer.
+  void change(const std::shared_ptr<OpChain>& chain, plugins::Operation op, const Json& request,
+              const std::string& computer_id, InfoDone done) {
+    const bool maintained = owns_server_computer(computer_id);
+    if (maintained) registry->begin_maintenance();
+    chain->run(op, request,
+               [self = shared_from_this(), maintained, computer_id,
+                done = std::move(done)](Expected<Json> result) {
+                 auto info = info_for(result, computer_id);
+                 if (maintained) {
+                   self->registry->end_maintenance(
+                       info.ok() ? Expected<std::optional<ComputerInfo>>(info.value())
+                                 : Expected<std::optional<ComputerInfo>>(info.failure()));
+                 }
+                 done(std::move(info));
+               });
+  }
+};
+
+ComputerLifecycle::ComputerLifecycle(std::shared_ptr<plugins::Backend> backend,
+                                     RegistrySettings defaults, ComputerRegistry* registry)
+    : state_(std::make_shared<State>()) {
+  state_->backend = std::move(backend);
+  state_->defaults = std::move(defaults);
+  state_->registry = registry;
+}
+
+ComputerLifecycle::~ComputerLifecycle() = default;
+
+const std::string& ComputerLifecycle::backend_name() const { return state_->backend->info().name; }
+
+CancelHandle ComputerLifecycle::list(
+    std::function<void(Expected<std::vector<ComputerInfo>>)> done) {
+  auto chain = state_->chain();
+  auto shared_done = std::make_shared<decltype(done)>(std::move(done));
+  state_->validated_then(
+      chain,
+      [chain, shared_done] {
+        chain->run(plugins::Operation::list, Json::object(),
+                   [shared_done](Expected<Json> result) { (*shared_done)(read_list(result)); });
+      },
+      [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
+  return chain;
+}
+
+CancelHandle ComputerLifecycle::create(CreateSpec spec, ProgressFn progress, InfoDone done) {
+  auto chain = state_->chain();
+  auto state = state_;
+  auto shared_done = std::make_shared<InfoDone>(std::move(done));
+  auto fail = [shared_done](Failure failure) { (*shared_done)(std::move(failure)); };
+  StepOptions with_progress;
+  with_progress.on_emit = [progress](vc_stream stream, std::string_view bytes) {
+    if (stream != VC_STREAM_PROGRESS || !progress) return;
+    if (auto event = read_progress_event(bytes)) {
+      progress(event->progress, event->total, event->message);
+    }
+  };
+  auto create_step = [chain, state, spec, shared_done, with_progress] {
+    RegistrySettings settings = state->defaults;
+    settings.computer_id = spec.computer_id;
+    settings.network_access = spec.network_access;
+    settings.desktop_environment = spec.desktop_environment;
+    chain->run(
+        plugins::Operation::create, create_request(settings),
+        [shared_done, id = spec.computer_id](Expected<Json> r) { (*shared_done)(info_for(r, id)); },
+        with_progress);
+  };
+  auto image_step = [chain, shared_done, fail, create_step, with_progress] {
+    chain->run(
+        plugins::Operation::ensure_image, Json::object(),
+        [fail, create_step](Expected<Json> result) {
+          if (!result.ok()) return fail(result.failure());
+          create_step();
+        },
+        with_progress);
+  };
+  // Creating must not adopt an existing computer (the backend's create would), so look first.
+  auto check_step = [chain, shared_done, fail, image_step, id = spec.computer_id] {
+    chain->run(plugins::Operation::list, Json::object(),
+               [fail, image_step, id](Expected<Json> result) {
+                 auto listed = read_list(result);
+                 if (!listed.ok()) return fail(listed.failure());
+                 if (find_computer(listed.value(), id)) {
+                   return fail(Failure{VC_E_ALREADY_EXISTS,
+                                       "Computer '" + id + "' already exists."});
+                 }
+                 image_step();
+               });
+  };
+  state_->validated_then(chain, check_step, fail);
+  return chain;
+}
+
+CancelHandle ComputerLifecycle::restart(const std::string& computer_id, InfoDone done) {
+  auto chain = state_->chain();
+  auto state = state_;
+  auto shared_done = std::make_shared<InfoDone>(std::move(done));
+  state_->validated_then(
+      chain,
+      [chain, state, computer_id, shared_done] {
+        state->change(chain, plugins::Operation::restart, computer_request(computer_id),
+                      computer_id, [shared_done](Expected<ComputerInfo> info) {
+                        (*shared_done)(std::move(info));
+                      });
+      },
+      [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
+  return chain;
+}
+
+CancelHandle ComputerLifecycle::factory_reset(const std::string& computer_id, InfoDone done) {
+  auto chain = state_->chain();
+  auto state = state_;
+  auto shared_done = std::make_shared<InfoDone>(std::move(done));
+  state_->validated_then(
+      chain,
+      [chain, state, computer_id, shared_done] {
+        state->change(chain, plugins::Operation::factory_reset, computer_request(computer_id),
+                      computer_id, [shared_done](Expected<ComputerInfo> info) {
+                        (*shared_done)(std::move(info));
+                      });
+      },
+      [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
+  return chain;
+}
+
+CancelHandle ComputerLifecycle::set_network_access(const std::string& computer_id, bool enabled,
+                                                   InfoDone done) {
+  auto chain = state_->chain();
+  auto state = state_;
+  auto shared_done = std::make_shared<InfoDone>(std::move(done));
+  state_->validated_then(
+      chain,
+      [chain, state, computer_id, enabled, shared_done] {
+        Json request = computer_request(computer_id);
+        request["enabled"] = enabled;
+        state->change(chain, plugins::Operation::set_network_access, request, computer_id,
+                      [shared_done](Expected<ComputerInfo> info) {
+                        (*shared_done)(std::move(info));
+                      });
+      },
+      [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
+  return chain;
+}
+
+CancelHandle ComputerLifecycle::remove(const std::string& computer_id,
+                                       std::function<void(Expected<bool>)> done) {
+  auto chain = state_->chain();
+  auto state = state_;
+  auto shared_done = std::make_shared<std::function<void(Expected<bool>)>>(std::move(done));
+  state_->validated_then(
+      chain,
+      [chain, state, computer_id, shared_done] {
+        const bool maintained = state->owns_server_computer(computer_id);
+        if (maintained) state->registry->begin_maintenance();
+        chain->run(plugins::Operation::remove, computer_request(computer_id),
+                   [state, maintained, computer_id, shared_done](Expected<Json> result) {
+                     Expected<bool> removed = Failure{};
+                     if (!result.ok()) {
+                       removed = result.failure();
+                     } else {
+                       auto flag = result.value().find("removed");
+                       if (flag == result.value().end() || !flag->is_boolean()) {
+                         removed = Failure{VC_E_FAILED,
+                                           "The backend returned an invalid remove result."};
+                       } else if (!flag->get<bool>()) {
+                         removed = not_found(computer_id);
+                       } else {
+                         removed = true;
+                       }
+                     }
+                     if (maintained) {
+                       // Gone either way unless the engine refused: then look again later.
+                       state->registry->end_maintenance(
+                           removed.ok() || removed.failure().status == VC_E_NOT_FOUND
+                               ? Expected<std::optional<ComputerInfo>>(std::nullopt)
+                               : Expected<std::optional<ComputerInfo>>(removed.failure()));
+                     }
+                     (*shared_done)(std::move(removed));
+                   });
+      },
+      [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
+  return chain;
+}
+
+CancelHandle ComputerLifecycle::exec(const std::string& computer_id, ExecRequest request,
+                                     OutputFn output,
+                                     std::function<void(Expected<StreamedExit>)> done) {
+  auto chain = state_->chain();
+  auto state = state_;
+  auto shared_done =
+      std::make_shared<std::function<void(Expected<StreamedExit>)>>(std::move(done));
+  auto fail = [shared_done](Failure failure) { (*shared_done)(std::move(failure)); };
+  auto run_step = [chain, state, request, output, shared_done, fail,
+                   computer_id](const ComputerInfo&) {
+    StepOptions streaming;
+    streaming.output_limit = request.output_limit;
+    streaming.stdin_bytes = request.stdin_data;
+    streaming.on_emit = [output](vc_stream stream, std::string_view bytes) {
+      if (stream == VC_STREAM_STDOUT) output(OutputStream::stdout_stream, bytes);
+      if (stream == VC_STREAM_STDERR) output(OutputStream::stderr_stream, bytes);
+    };
+    const auto start = std::chrono::steady_clock::now();
+    chain->run(
+        plugins::Operation::exec, exec_request(computer_id, state->defaults.shell, request),
+        [shared_done, fail, start](Expected<Json> result) {
+          if (!result.ok()) return fail(result.failure());
+          auto completion = read_exec_result(result.value());
+          if (!completion.ok()) return fail(completion.failure());
+          StreamedExit exit;
+          exit.exit_code = completion.value().exit_code;
+          exit.outcome = completion.value().outcome;
+          exit.duration_ms = completion.value().duration_ms.value_or(
+              std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count());
+          (*shared_done)(exit);
+        },
+        std::move(streaming));
+  };
+  // attach starts a stopped computer; asking for the state it already has changes nothing.
+  auto attach_step = [chain, state, run_step, fail](const ComputerInfo& found) {
+    RegistrySettings settings = state->defaults;
+    settings.computer_id = found.computer_id;
+    settings.network_access = found.network_access;
+    settings.desktop_environment = found.desktop_environment;
+    chain->run(plugins::Operation::attach, attach_request(settings),
+               [run_step, fail, id = found.computer_id](Expected<Json> result) {
+                 auto info = info_for(result, id);
+                 if (!info.ok()) return fail(info.failure());
+                 run_step(info.value());
+               });
+  };
+  auto find_step = [chain, attach_step, fail, computer_id] {
+    chain->run(plugins::Operation::list, Json::object(),
+               [attach_step, fail, computer_id](Expected<Json> result) {
+                 auto listed = read_list(result);
+                 if (!listed.ok()) return fail(listed.failure());
+                 auto found = find_computer(listed.value(), computer_id);
+                 if (!found) return fail(not_found(computer_id));
+                 attach_step(*found);
+               });
+  };
+  state_->validated_then(chain, find_step, fail);
+  return chain;
+}
+
+}  // namespace vc::computers

@@ -1,0 +1,95 @@
+// computer_lifecycle.h — managing computers by id: list, create, restart, factory reset,
+// delete, network access, and a command whose output streams as it comes. What the
+// --lifecycle-tools tools and the operator's `computers` command do.
+//
+// Each operation validates the backend first (once per ComputerLifecycle), then runs the
+// backend op(s); the backend's own message reaches the caller unchanged when one fails
+// ("Cannot connect to the Docker engine at ..."). Operations on the server's own computer
+// (the registry's) run inside the registry's maintenance window, so that restarting it is not
+// mistaken for its death and the server goes on using it afterwards.
+//
+// Threading: every member, and every callback, runs on the loop thread. Each `done` runs
+// exactly once, on a later loop turn. Cancelling a returned handle cancels the running backend
+// op; `done` then reports VC_E_CANCELLED (or the op's real result if it had already finished).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/cancellable.h"
+#include "common/failure.h"
+#include "computers/computer_registry.h"
+#include "computers/computer_types.h"
+#include "plugins/backend.h"
+
+namespace vc::computers {
+
+struct CreateSpec {
+  std::string computer_id;  // slug-validated by the caller
+  bool network_access = true;
+  bool desktop_environment = false;
+};
+
+enum class OutputStream { stdout_stream, stderr_stream };
+using OutputFn = std::function<void(OutputStream stream, std::string_view bytes)>;
+
+// How a streamed command ended (its output went to the OutputFn).
+struct StreamedExit {
+  int exit_code = 0;
+  ExecOutcome outcome = ExecOutcome::exited;
+  int64_t duration_ms = 0;
+};
+
+class ComputerLifecycle {
+ public:
+  // `defaults` gives the shell and workspace of created computers. `registry` (may be null,
+  // must outlive this object) owns the server's computer, `defaults.computer_id`.
+  ComputerLifecycle(std::shared_ptr<plugins::Backend> backend, RegistrySettings defaults,
+                    ComputerRegistry* registry);
+  ~ComputerLifecycle();
+  ComputerLifecycle(const ComputerLifecycle&) = delete;
+  ComputerLifecycle& operator=(const ComputerLifecycle&) = delete;
+
+  // The backend's name ("docker", "podman", ...), as listings show it.
+  const std::string& backend_name() const;
+
+  // Every computer of this backend, sorted by computer id.
+  CancelHandle list(std::function<void(Expected<std::vector<ComputerInfo>>)> done);
+
+  // Creates and starts a new computer. VC_E_ALREADY_EXISTS ("Computer '<id>' already
+  // exists.") when one with that id exists: creating never adopts or replaces.
+  CancelHandle create(CreateSpec spec, ProgressFn progress,
+                      std::function<void(Expected<ComputerInfo>)> done);
+
+  // Restarts a computer, keeping its files. VC_E_NOT_FOUND when there is none.
+  CancelHandle restart(const std::string& computer_id,
+                       std::function<void(Expected<ComputerInfo>)> done);
+
+  // Replaces a computer's files with a fresh image under the same id and settings.
+  CancelHandle factory_reset(const std::string& computer_id,
+                             std::function<void(Expected<ComputerInfo>)> done);
+
+  // Deletes a computer and its files. VC_E_NOT_FOUND ("Computer '<id>' was not found.") when
+  // there was nothing to delete.
+  CancelHandle remove(const std::string& computer_id, std::function<void(Expected<bool>)> done);
+
+  // Turns a computer's network access on or off; the result carries the effective state.
+  CancelHandle set_network_access(const std::string& computer_id, bool enabled,
+                                  std::function<void(Expected<ComputerInfo>)> done);
+
+  // Runs a command on an existing computer (started first if it is stopped, its network and
+  // desktop state kept), handing output to `output` as it arrives. request.output_limit 0
+  // means no limit. VC_E_NOT_FOUND when there is no such computer.
+  CancelHandle exec(const std::string& computer_id, ExecRequest request, OutputFn output,
+                    std::function<void(Expected<StreamedExit>)> done);
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace vc::computers

@@ -1,0 +1,231 @@
+// computer_status_tools.cpp — computer_ui, runtime_status, set_network_access.
+#include "tools/computer_status_tools.h"
+
+#include <string>
+#include <utility>
+
+#include "computers/computer_lifecycle.h"
+#include "computers/computer_registry.h"
+#include "tools/tool_schema.h"
+
+namespace vc::tools {
+namespace {
+
+using computers::ComputerInfo;
+
+// The original's "app only" tool metadata: meant for the dashboard, hidden from the model by
+// hosts that honour it.
+Json app_only_meta() { return Json{{"ui", {{"visibility", Json::array({"app"})}}}}; }
+
+mcp::ToolResult error_payload(const std::string& message) {
+  return mcp::ToolResult::from_payload(Json{{"error", message}}, /*is_error=*/true);
+}
+
+// The runtime_* fields (spec §1.5). Preparing a container runtime is a Windows-only step of
+// the original; here the runtime is ready from the start.
+void add_runtime_fields(Json& payload) {
+  payload["runtime_state"] = "ready";
+  payload["runtime_phase"] = "ready";
+  payload["runtime_message"] = "Container runtime bootstrap is not required.";
+  payload["runtime_progress"] = 4.0;
+  payload["runtime_total"] = 4.0;
+  payload["downloaded_bytes"] = nullptr;
+  payload["download_total_bytes"] = nullptr;
+  payload["runtime_error"] = nullptr;
+}
+
+Json desktop_url_of(const std::optional<ComputerInfo>& computer) {
+  return computer && computer->desktop_url ? Json(*computer->desktop_url) : Json();
+}
+
+// {operation, computer_id, computer_attached, desktop_environment, network_access,
+// desktop_url, workspace_directory, runtime_*}: live values when `computer` is known, else the
+// configured ones.
+Json status_payload(const cli::ServerConfig& config, const std::optional<ComputerInfo>& computer) {
+  Json payload{{"operation", "idle"},
+               {"computer_id", config.computer_id},
+               {"computer_attached", computer.has_value()},
+               {"desktop_environment",
+                computer ? computer->desktop_environment : config.desktop_environment},
+               {"network_access", computer ? computer->network_access : config.network_access},
+               {"desktop_url", desktop_url_of(computer)},
+               {"workspace_directory", config.workspace_directory}};
+  add_runtime_fields(payload);
+  return payload;
+}
+
+Json status_output_schema() {
+  return Json{
+      {"type", "object"},
+      {"properties",
+       {{"operation", typed("string", "Always \"idle\".")},
+        {"computer_id", typed("string", "The computer's name.")},
+        {"computer_attached", typed("boolean", "Whether this server has the computer in use.")},
+        {"desktop_environment", typed("boolean", "Whether the computer's Xfce desktop is on.")},
+        {"network_access", typed("boolean", "Whether the computer can reach the network.")},
+        {"desktop_url", typed(Json::array({"string", "null"}), "URL of the live desktop, or null.")},
+        {"workspace_directory", typed("string", "Where commands run and relative paths start.")},
+        {"runtime_state", typed("string", "pending, working, ready or failed.")},
+        {"runtime_phase", typed("string", "The container runtime's preparation step.")},
+        {"runtime_message", typed("string", "What the runtime preparation is doing.")},
+        {"runtime_progress", typed("number", "Preparation progress, 0 to runtime_total.")},
+        {"runtime_total", typed("number", "The progress value that means done.")},
+        {"downloaded_bytes", typed(Json::array({"integer", "null"}), "Bytes downloaded so far.")},
+        {"download_total_bytes",
+         typed(Json::array({"integer", "null"}), "Bytes to download in all.")},
+        {"runtime_error", typed(Json::array({"string", "null"}), "Why preparation failed.")},
+        {"error", typed("string", "Present only when the call failed; says why.")}}}};
+}
+
+void cancel_with(const std::shared_ptr<mcp::ToolCall>& call, const CancelHandle& running) {
+  std::weak_ptr<Cancellable> weak = running;
+  call->on_cancel([weak] {
+    if (auto live = weak.lock()) live->cancel();
+  });
+}
+
+mcp::ToolDefinition make_definition(const char* name, std::optional<std::string> title,
+                               const char* description, Json input, Json output, Json annotations,
+                               Json meta) {
+  mcp::ToolDefinition tool;
+  tool.name = name;
+  tool.title = std::move(title);
+  tool.description = description;
+  tool.input_schema = std::move(input);
+  tool.output_schema = std::move(output);
+  tool.annotations = std::move(annotations);
+  tool.meta = std::move(meta);
+  return tool;
+}
+
+class ComputerUiTool final : public mcp::Tool {
+ public:
+  explicit ComputerUiTool(const CatalogContext& context)
+      : config_(*context.config),
+        registry_(*context.registry),
+        definition_(make_definition(
+            "computer_ui", "Open Virtual Computer",
+            "Open the virtual computer: start it if needed and show its id, network and desktop "
+            "state and workspace directory.",
+            object_schema("computer_ui", Json::object(), {}), status_output_schema(),
+            Json{{"readOnlyHint", false}, {"destructiveHint", false}, {"idempotentHint", true},
+                 {"openWorldHint", false}},
+            nullptr)) {}
+
+  const mcp::ToolDefinition& definition() const override { return definition_; }
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    auto running = registry_.acquire(nullptr, [call, &config = config_](
+                                                  Expected<ComputerInfo> computer) {
+      if (!computer) return call->finish(error_payload(computer.failure().message));
+      call->finish(mcp::ToolResult::from_payload(status_payload(config, computer.value()), false));
+    });
+    cancel_with(call, running);
+  }
+
+ private:
+  const cli::ServerConfig& config_;
+  computers::ComputerRegistry& registry_;
+  mcp::ToolDefinition definition_;
+};
+
+class RuntimeStatusTool final : public mcp::Tool {
+ public:
+  explicit RuntimeStatusTool(const CatalogContext& context)
+      : config_(*context.config),
+        registry_(*context.registry),
+        definition_(make_definition("runtime_status", std::nullopt,
+                               "Read genuine lazy container-runtime setup progress.",
+                               object_schema("runtime_status", Json::object(), {}),
+                               status_output_schema(), read_only_annotations(), app_only_meta())) {}
+
+  const mcp::ToolDefinition& definition() const override { return definition_; }
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    call->finish(mcp::ToolResult::from_payload(status_payload(config_, registry_.current()), false));
+  }
+
+ private:
+  const cli::ServerConfig& config_;
+  computers::ComputerRegistry& registry_;
+  mcp::ToolDefinition definition_;
+};
+
+class SetNetworkAccessTool final : public mcp::Tool {
+ public:
+  explicit SetNetworkAccessTool(const CatalogContext& context)
+      : config_(*context.config),
+        registry_(*context.registry),
+        lifecycle_(*context.lifecycle),
+        definition_(make_definition(
+            "set_network_access", std::nullopt,
+            "Change the running Docker computer's real network access.",
+            object_schema("set_network_access",
+                          Json{{"enabled",
+                                Json{{"description",
+                                      "Whether the Docker computer may access the network."},
+                                     {"title", "Enabled"},
+                                     {"type", "boolean"}}}},
+                          {"enabled"}),
+            Json{{"type", "object"},
+                 {"properties",
+                  {{"operation", typed("string", "Always \"idle\".")},
+                   {"computer_id", typed("string", "The computer's name.")},
+                   {"desktop_environment", typed("boolean", "Whether the Xfce desktop is on.")},
+                   {"desktop_url", typed(Json::array({"string", "null"}), "URL of the desktop.")},
+                   {"network_access", typed("boolean", "The network state now in effect.")},
+                   {"workspace_directory", typed("string", "Where commands run.")},
+                   {"error", typed("string", "Present only when the call failed; says why.")}}}},
+            Json{{"readOnlyHint", false}, {"destructiveHint", false}, {"idempotentHint", true},
+                 {"openWorldHint", false}},
+            app_only_meta())) {}
+
+  const mcp::ToolDefinition& definition() const override { return definition_; }
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    const bool enabled = call->arguments().at("enabled").get<bool>();
+    // Whichever step runs is what a cancellation stops; acquire() may answer before it returns.
+    auto current = std::make_shared<CancelHandle>();
+    call->on_cancel([current] {
+      if (*current) (*current)->cancel();
+    });
+    // The computer must exist before its network can change; acquiring creates it if needed.
+    auto waiting = registry_.acquire(nullptr, [this, call, enabled,
+                                               current](Expected<ComputerInfo> ready) {
+      if (!ready) return call->finish(error_payload(ready.failure().message));
+      if (call->cancelled()) return;
+      *current = lifecycle_.set_network_access(
+          config_.computer_id, enabled, [call, &config = config_](Expected<ComputerInfo> changed) {
+            if (!changed) return call->finish(error_payload(changed.failure().message));
+            const ComputerInfo& computer = changed.value();
+            call->finish(mcp::ToolResult::from_payload(
+                Json{{"operation", "idle"},
+                     {"computer_id", computer.computer_id},
+                     {"desktop_environment", computer.desktop_environment},
+                     {"desktop_url", desktop_url_of(computer)},
+                     {"network_access", computer.network_access},
+                     {"workspace_directory", config.workspace_directory}},
+                false));
+          });
+    });
+    if (!*current) *current = waiting;
+  }
+
+ private:
+  const cli::ServerConfig& config_;
+  computers::ComputerRegistry& registry_;
+  computers::ComputerLifecycle& lifecycle_;
+  mcp::ToolDefinition definition_;
+};
+
+}  // namespace
+
+std::vector<std::unique_ptr<mcp::Tool>> make_computer_status_tools(const CatalogContext& context) {
+  std::vector<std::unique_ptr<mcp::Tool>> tools;
+  tools.push_back(std::make_unique<ComputerUiTool>(context));
+  tools.push_back(std::make_unique<RuntimeStatusTool>(context));
+  tools.push_back(std::make_unique<SetNetworkAccessTool>(context));
+  return tools;
+}
+
+}  // namespace vc::tools

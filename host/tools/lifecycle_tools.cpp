@@ -1,0 +1,238 @@
+// lifecycle_tools.cpp — the computer_* management tools.
+#include "tools/lifecycle_tools.h"
+
+#include <cstdio>
+#include <random>
+#include <string>
+#include <utility>
+
+#include "computers/computer_lifecycle.h"
+#include "tools/tool_schema.h"
+
+namespace vc::tools {
+namespace {
+
+using computers::ComputerInfo;
+using computers::ComputerLifecycle;
+
+constexpr const char* kComputerIdPattern = "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$";
+
+mcp::ToolResult error_payload(const std::string& message) {
+  return mcp::ToolResult::from_payload(Json{{"error", message}}, /*is_error=*/true);
+}
+
+Json computer_id_property(const char* description) {
+  return Json{{"description", description},
+              {"pattern", kComputerIdPattern},
+              {"title", "Computer Id"},
+              {"type", "string"}};
+}
+
+Json annotations(bool read_only, bool destructive, bool idempotent) {
+  return Json{{"readOnlyHint", read_only}, {"destructiveHint", destructive},
+              {"idempotentHint", idempotent}, {"openWorldHint", false}};
+}
+
+Json outcome_schema(Json properties) {
+  properties["error"] = typed("string", "Present only when the call failed; says why.");
+  return Json{{"type", "object"}, {"properties", std::move(properties)}};
+}
+
+Json computer_outcome_schema() {
+  return outcome_schema(Json{{"ok", typed("boolean", "True: the operation succeeded.")},
+                             {"computer_id", typed("string", "The computer's name.")},
+                             {"sandbox_id", typed("string", "The engine's id for it.")},
+                             {"temporary", typed("boolean", "Always false here.")}});
+}
+
+Json computer_outcome(const ComputerInfo& computer) {
+  return Json{{"ok", true},
+              {"computer_id", computer.computer_id},
+              {"sandbox_id", computer.sandbox_id},
+              {"temporary", computer.temporary}};
+}
+
+// A fresh name for a computer created without one: computer-<8 hex digits>.
+std::string generated_computer_id() {
+  std::random_device entropy;
+  char name[32];
+  std::snprintf(name, sizeof name, "computer-%08x", static_cast<unsigned>(entropy()));
+  return name;
+}
+
+class LifecycleTool : public mcp::Tool {
+ public:
+  LifecycleTool(ComputerLifecycle& lifecycle, const char* name, const char* description,
+                Json input, Json output, Json hints)
+      : lifecycle_(lifecycle) {
+    definition_.name = name;
+    definition_.description = description;
+    definition_.input_schema = std::move(input);
+    definition_.output_schema = std::move(output);
+    definition_.annotations = std::move(hints);
+  }
+
+  const mcp::ToolDefinition& definition() const override { return definition_; }
+
+ protected:
+  static void cancel_with(const std::shared_ptr<mcp::ToolCall>& call, const CancelHandle& running) {
+    std::weak_ptr<Cancellable> weak = running;
+    call->on_cancel([weak] {
+      if (auto live = weak.lock()) live->cancel();
+    });
+  }
+
+  // computer_restart and computer_factory_reset: one id in, the computer outcome out.
+  static Json id_schema(const std::string& tool, const char* description) {
+    return object_schema(tool, Json{{"computer_id", computer_id_property(description)}},
+                         {"computer_id"});
+  }
+
+  ComputerLifecycle& lifecycle_;
+  mcp::ToolDefinition definition_;
+};
+
+class ComputerListTool final : public LifecycleTool {
+ public:
+  explicit ComputerListTool(ComputerLifecycle& lifecycle)
+      : LifecycleTool(lifecycle, "computer_list",
+                      "List every computer this server's backend manages, with its state.",
+                      object_schema("computer_list", Json::object(), {}),
+                      outcome_schema(Json{
+                          {"computers", typed("array", "One entry per computer, by id.")},
+                          {"count", typed("integer", "How many computers there are.")}}),
+                      read_only_annotations()) {}
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    auto running = lifecycle_.list(
+        [call, backend = lifecycle_.backend_name()](
+            Expected<std::vector<ComputerInfo>> listed) {
+          if (!listed) return call->finish(error_payload(listed.failure().message));
+          Json computers = Json::array();
+          for (const auto& computer : listed.value()) {
+            computers.push_back(computer.to_listing_json(backend));
+          }
+          const size_t count = computers.size();
+          call->finish(mcp::ToolResult::from_payload(
+              Json{{"computers", std::move(computers)}, {"count", count}}, false));
+        });
+    cancel_with(call, running);
+  }
+};
+
+class ComputerCreateTool final : public LifecycleTool {
+ public:
+  ComputerCreateTool(ComputerLifecycle& lifecycle, bool network_access)
+      : LifecycleTool(
+            lifecycle, "computer_create",
+            "Create and start a new persistent computer. Fails if the id is taken.",
+            object_schema(
+                "computer_create",
+                Json{{"computer_id",
+                      computer_id_property("Name of the new computer; generated when omitted.")},
+                     {"temporary",
+                      bool_property("Temporary",
+                                    "Must be false: computers made here are persistent.", false)},
+                     {"network_access",
+                      bool_property("Network Access", "Whether the computer may use the network.",
+                                    network_access)}},
+                {}),
+            computer_outcome_schema(), annotations(false, false, false)),
+        network_access_(network_access) {}
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    const Json& arguments = call->arguments();
+    if (arguments.value("temporary", false)) {
+      return call->finish(error_payload("Temporary computers are disabled."));
+    }
+    computers::CreateSpec spec;
+    spec.computer_id = arguments.contains("computer_id")
+                           ? arguments.at("computer_id").get<std::string>()
+                           : generated_computer_id();
+    spec.network_access = arguments.value("network_access", network_access_);
+    auto running = lifecycle_.create(
+        spec,
+        [call](double progress, std::optional<double> total, const std::string& message) {
+          call->report_progress(progress, total, message);
+        },
+        [call](Expected<ComputerInfo> created) {
+          if (!created) return call->finish(error_payload(created.failure().message));
+          call->finish(mcp::ToolResult::from_payload(computer_outcome(created.value()), false));
+        });
+    cancel_with(call, running);
+  }
+
+ private:
+  bool network_access_;
+};
+
+// computer_restart and computer_factory_reset.
+class ComputerChangeTool final : public LifecycleTool {
+ public:
+  enum class Change { restart, factory_reset };
+
+  ComputerChangeTool(ComputerLifecycle& lifecycle, const char* name, const char* description,
+                     const char* id_description, Change change)
+      : LifecycleTool(lifecycle, name, description, id_schema(name, id_description),
+                      computer_outcome_schema(),
+                      annotations(false, change == Change::factory_reset, true)),
+        change_(change) {}
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    const auto computer_id = call->arguments().at("computer_id").get<std::string>();
+    auto done = [call](Expected<ComputerInfo> changed) {
+      if (!changed) return call->finish(error_payload(changed.failure().message));
+      call->finish(mcp::ToolResult::from_payload(computer_outcome(changed.value()), false));
+    };
+    auto running = change_ == Change::restart ? lifecycle_.restart(computer_id, done)
+                                              : lifecycle_.factory_reset(computer_id, done);
+    cancel_with(call, running);
+  }
+
+ private:
+  Change change_;
+};
+
+class ComputerDeleteTool final : public LifecycleTool {
+ public:
+  explicit ComputerDeleteTool(ComputerLifecycle& lifecycle)
+      : LifecycleTool(lifecycle, "computer_delete",
+                      "Delete a computer and all of its files. This cannot be undone.",
+                      id_schema("computer_delete", "Name of the computer to delete."),
+                      outcome_schema(Json{
+                          {"ok", typed("boolean", "True: the computer was deleted.")},
+                          {"computer_id", typed("string", "The computer's name.")},
+                          {"deleted", typed("boolean", "Always true on success.")}}),
+                      annotations(false, true, false)) {}
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    const auto computer_id = call->arguments().at("computer_id").get<std::string>();
+    auto running = lifecycle_.remove(computer_id, [call, computer_id](Expected<bool> removed) {
+      if (!removed) return call->finish(error_payload(removed.failure().message));
+      call->finish(mcp::ToolResult::from_payload(
+          Json{{"ok", true}, {"computer_id", computer_id}, {"deleted", true}}, false));
+    });
+    cancel_with(call, running);
+  }
+};
+
+}  // namespace
+
+std::vector<std::unique_ptr<mcp::Tool>> make_lifecycle_tools(const CatalogContext& context) {
+  ComputerLifecycle& lifecycle = *context.lifecycle;
+  std::vector<std::unique_ptr<mcp::Tool>> tools;
+  tools.push_back(std::make_unique<ComputerListTool>(lifecycle));
+  tools.push_back(std::make_unique<ComputerCreateTool>(lifecycle, context.config->network_access));
+  tools.push_back(std::make_unique<ComputerChangeTool>(
+      lifecycle, "computer_restart", "Restart a computer. Its files are kept.",
+      "Name of the computer to restart.", ComputerChangeTool::Change::restart));
+  tools.push_back(std::make_unique<ComputerChangeTool>(
+      lifecycle, "computer_factory_reset",
+      "Replace a computer's files with a fresh image, keeping its name and settings. Everything "
+      "on it is lost.",
+      "Name of the computer to reset.", ComputerChangeTool::Change::factory_reset));
+  tools.push_back(std::make_unique<ComputerDeleteTool>(lifecycle));
+  return tools;
+}
+
+}  // namespace vc::tools

@@ -1,0 +1,33 @@
+// tool_schema.cpp — see tool_schema.h.
+#include "tools/tool_schema.h"
+
+#include <utility>
+
+namespace vc::tools {
+
+Json string_property(const char* title, const char* description) {
+  return Json{{"description", description}, {"title", title}, {"type", "string"}};
+}
+
+Json bool_property(const char* title, const char* description, bool fallback) {
+  return Json{{"default", fallback}, {"description", description}, {"title", title}, {"type", "boolean"}};
+}
+
+Json object_schema(const std::string& tool, Json properties, std::vector<std::string> required) {
+  Json schema{{"properties", std::move(properties)}};
+  if (!required.empty()) schema["required"] = required;
+  schema["title"] = tool + "Arguments";
+  schema["type"] = "object";
+  return schema;
+}
+
+Json typed(Json type, const char* description) {
+  return Json{{"type", std::move(type)}, {"description", description}};
+}
+
+Json read_only_annotations() {
+  return Json{{"readOnlyHint", true}, {"destructiveHint", false}, {"idempotentHint", true},
+              {"openWorldHint", false}};
+}
+
+}  // namespace vc::tools

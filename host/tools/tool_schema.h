@@ -1,0 +1,27 @@
+// tool_schema.h — the pieces of the JSON Schemas tools declare, shaped the way the original's
+// pydantic schemas were (a "<tool>Arguments" title, titled properties with defaults).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/json.h"
+
+namespace vc::tools {
+
+// {"description","title","type":"string"}
+Json string_property(const char* title, const char* description);
+
+// {"default","description","title","type":"boolean"}
+Json bool_property(const char* title, const char* description, bool fallback);
+
+// {"properties", "required"? , "title": "<tool>Arguments", "type":"object"}
+Json object_schema(const std::string& tool, Json properties, std::vector<std::string> required);
+
+// {"type","description"}: one property of an output schema.
+Json typed(Json type, const char* description);
+
+// Annotations of a tool that only reads.
+Json read_only_annotations();
+
+}  // namespace vc::tools
