@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/command_line.h"
+#include "operator/computers_command.h"
 #include "plugins/plugin_search.h"
 #include "server/http_server.h"
 #include "server/logging_setup.h"
@@ -56,11 +57,20 @@ int main(int argc, char** argv) {
   if (command_line.command == vc::cli::Command::list_plugins) return list_plugins(command_line.config);
   if (!plugin.module) return vc::cli::report_config_error(std::cerr, plugin.failure);
 
-  if (auto failure = vc::server::configure_logging(command_line.config.log_level,
-                                                   command_line.config.log_file)) {
+  const bool operator_command = command_line.command == vc::cli::Command::computers;
+  // The operator reads the command's own output on the terminal: the server's progress lines
+  // would only be noise there, so its default level is warn.
+  const std::string log_level = operator_command && command_line.config.log_level == "info"
+                                    ? "warn"
+                                    : command_line.config.log_level;
+  if (auto failure = vc::server::configure_logging(log_level, command_line.config.log_file)) {
     return vc::cli::report_config_error(std::cerr, failure->message);
   }
   for (const auto& notice : command_line.notices) spdlog::info("{}", notice);
+  if (operator_command) {
+    return vc::operator_cli::run_computers_command(command_line.config, command_line.computers,
+                                                   std::move(plugin.module));
+  }
   if (command_line.config.transport == vc::cli::Transport::http) {
     return vc::server::HttpServer::run(command_line.config, std::move(plugin.module));
   }

@@ -54,6 +54,8 @@ struct HostOptions {
   CLI::Option* log_file = nullptr;
   CLI::Option* state_dir = nullptr;
   CLI::App* plugins_command = nullptr;
+  CLI::App* computers_command = nullptr;
+  std::vector<std::pair<CLI::App*, ComputersAction>> computers_actions;
 };
 
 HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions handles) {
@@ -105,7 +107,43 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
   return handles;
 }
 
-HostOptions add_host_options(CLI::App& app, HostOptionValues& v) {
+// `computers list|restart|reset|delete|exec`. Host and backend options may come before or
+// after the action (fallthrough), so `computers list --backend podman` works.
+void add_computers_command(CLI::App& app, HostOptions& handles, ComputersCommand& values) {
+  CLI::App* computers = app.add_subcommand(
+      "computers", "Manage this backend's computers: list, restart, reset, delete, exec");
+  computers->fallthrough();
+  computers->require_subcommand(1);
+  computers->add_flag("--json", values.json, "Print JSON instead of tables and sentences");
+  handles.computers_command = computers;
+
+  auto action = [&](const char* name, const char* description, ComputersAction kind) {
+    CLI::App* sub = computers->add_subcommand(name, description);
+    sub->fallthrough();
+    if (kind != ComputersAction::list) {
+      sub->add_option("computer_id", values.computer_id, "The computer's id")->required();
+    }
+    if (kind == ComputersAction::reset || kind == ComputersAction::remove) {
+      sub->add_flag("-y,--yes", values.yes, "Do not ask for confirmation");
+    }
+    handles.computers_actions.emplace_back(sub, kind);
+    return sub;
+  };
+  action("list", "List the computers, with their state", ComputersAction::list);
+  action("restart", "Restart a computer; its files are kept", ComputersAction::restart);
+  action("reset", "Factory-reset a computer: fresh files, same id and settings",
+         ComputersAction::reset);
+  action("delete", "Delete a computer and its files", ComputersAction::remove);
+  CLI::App* exec = action("exec", "Run a command on a computer: exec ID -- COMMAND [ARGS...]",
+                          ComputersAction::exec);
+  exec->add_option("command", values.argv, "The command and its arguments (after --)")
+      ->required();
+  exec->add_flag("--stdin", values.forward_stdin, "Pass this process's stdin to the command");
+  exec->add_option("--workdir", values.working_directory,
+                   "Absolute directory to run in (default: the workspace)");
+}
+
+HostOptions add_host_options(CLI::App& app, HostOptionValues& v, ComputersCommand& computers) {
   HostOptions handles = add_core_options(app, v, {});
 
   const std::string description = "Tool description";
@@ -143,6 +181,7 @@ HostOptions add_host_options(CLI::App& app, HostOptionValues& v) {
   handles.plugins_command = app.add_subcommand(
       "plugins", "List the backend plugins on the search path (and the files skipped), then exit");
   handles.plugins_command->fallthrough();  // `plugins --plugin-dir D` means the host option
+  add_computers_command(app, handles, computers);
   return handles;
 }
 
@@ -254,7 +293,8 @@ Prescan prescan_command_line(int argc, const char* const* argv) {
   app.set_help_flag();      // --help is phase 2's business
   app.allow_extras();       // the plugin's options are not known yet; set before subcommands
   HostOptionValues values;
-  const HostOptions handles = add_host_options(app, values);
+  ComputersCommand computers;
+  const HostOptions handles = add_host_options(app, values, computers);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError&) {
@@ -275,7 +315,8 @@ ParseOutcome parse_command_line(int argc, const char* const* argv,
   app.get_formatter()->column_width(40);
   app.set_version_flag("--version", std::string(kProgramName) + " " + VC_HOST_VERSION);
   HostOptionValues values;
-  const HostOptions handles = add_host_options(app, values);
+  ComputersCommand computers;
+  const HostOptions handles = add_host_options(app, values, computers);
   PluginOptions plugin_options;
   if (plugin != nullptr) {
     if (auto failure = plugin_options.add_to(app, *plugin)) {
@@ -302,7 +343,16 @@ ParseOutcome parse_command_line(int argc, const char* const* argv,
     command_line.config.plugin_dirs = to_paths(values.plugin_dirs);
     return {std::move(command_line), 0};
   }
-  return build_serve_config(values, handles, plugin_options, err);
+  ParseOutcome outcome = build_serve_config(values, handles, plugin_options, err);
+  if (outcome.command_line && handles.computers_command->parsed()) {
+    outcome.command_line->command = Command::computers;
+    for (const auto& [sub, kind] : handles.computers_actions) {
+      if (sub->parsed()) computers.action = kind;
+    }
+    outcome.command_line->computers = std::move(computers);
+    outcome.command_line->notices.clear();  // the default-id notice is about serving
+  }
+  return outcome;
 }
 
 }  // namespace vc::cli

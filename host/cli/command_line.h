@@ -36,11 +36,25 @@ struct Prescan {
 
 Prescan prescan_command_line(int argc, const char* const* argv);
 
-enum class Command { serve, list_plugins };
+enum class Command { serve, list_plugins, computers };
+
+// `mcp-virtual-computer computers ACTION ...`: the operator's command line.
+enum class ComputersAction { list, restart, reset, remove, exec };
+
+struct ComputersCommand {
+  ComputersAction action = ComputersAction::list;
+  std::string computer_id;         // all but list
+  std::vector<std::string> argv;   // exec: the command and its arguments
+  bool json = false;               // --json: machine-readable output
+  bool yes = false;                // --yes: no confirmation prompt (reset, delete)
+  bool forward_stdin = false;      // exec --stdin: the command reads this process's stdin
+  std::optional<std::string> working_directory;  // exec --workdir
+};
 
 struct CommandLine {
   Command command = Command::serve;
   ServerConfig config;
+  ComputersCommand computers;  // when command == computers
   // Things worth logging once logging is set up (e.g. "using the default computer id").
   std::vector<std::string> notices;
 };

@@ -11,7 +11,7 @@
 #include "tools/file_path.h"
 #include "tools/file_scripts.h"
 #include "tools/tool_schema.h"
-#include "tools/utf8_repair.h"
+#include "common/utf8_repair.h"
 
 namespace vc::tools {
 namespace {

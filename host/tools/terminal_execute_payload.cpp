@@ -1,7 +1,7 @@
 // terminal_execute_payload.cpp — success and error payloads of terminal_execute.
 #include "tools/terminal_execute_payload.h"
 
-#include "tools/utf8_repair.h"
+#include "common/utf8_repair.h"
 
 namespace vc::tools {
 namespace {

@@ -1,9 +1,9 @@
 // utf8_repair.cpp — a strict UTF-8 decoder that substitutes instead of failing.
-#include "tools/utf8_repair.h"
+#include "common/utf8_repair.h"
 
 #include <cstdint>
 
-namespace vc::tools {
+namespace vc {
 namespace {
 
 constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";  // U+FFFD
@@ -89,4 +89,4 @@ std::optional<size_t> first_invalid_utf8(std::string_view bytes) {
   return std::nullopt;
 }
 
-}  // namespace vc::tools
+}  // namespace vc

@@ -2,7 +2,7 @@
 // bytes.decode("utf-8", "replace").
 #include <gtest/gtest.h>
 
-#include "tools/utf8_repair.h"
+#include "common/utf8_repair.h"
 
 namespace vc::tools {
 namespace {

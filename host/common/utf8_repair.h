@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace vc::tools {
+namespace vc {
 
 // `bytes` decoded as UTF-8 and re-encoded, each invalid sequence replaced by U+FFFD: one per
 // maximal subpart of an ill-formed sequence (Unicode §3.9, the WHATWG decoder, Python's
@@ -18,4 +18,4 @@ std::string repair_utf8(std::string_view bytes);
 // rules), or nullopt when `bytes` is valid UTF-8 throughout.
 std::optional<size_t> first_invalid_utf8(std::string_view bytes);
 
-}  // namespace vc::tools
+}  // namespace vc

@@ -1,0 +1,254 @@
+// computers_command.cpp — one lifecycle operation (or command) per process run.
+#include "operator/computers_command.h"
+
+#include <csignal>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <utility>
+
+#include <uv.h>
+#include <vc-backend-1/vc_status.h>
+
+#include "common/json.h"
+#include "common/utf8_repair.h"
+#include "computers/computer_lifecycle.h"
+#include "operator/computer_table.h"
+#include "operator/confirmation.h"
+#include "server/server_parts.h"
+#include "server/signal_watcher.h"
+
+namespace vc::operator_cli {
+namespace {
+
+using cli::ComputersAction;
+using computers::ComputerInfo;
+using computers::ExecOutcome;
+
+constexpr uint64_t kBackendShutdownDeadlineMs = 4000;
+constexpr int kTimedOutExitCode = 124;  // as timeout(1)
+
+const char* outcome_name(ExecOutcome outcome) {
+  switch (outcome) {
+    case ExecOutcome::exited: return "exited";
+    case ExecOutcome::timed_out: return "timed_out";
+    case ExecOutcome::output_limit_exceeded: return "output_limit_exceeded";
+  }
+  return "exited";
+}
+
+// What one run prints and how it exits; the action callbacks fill it in.
+class Reporter {
+ public:
+  explicit Reporter(bool json) : json_(json) {}
+
+  int fail(const std::string& message) {
+    if (json_) std::cout << Json{{"error", message}}.dump() << std::endl;
+    std::cerr << cli::kProgramName << ": error: " << message << std::endl;
+    return 1;
+  }
+
+  int succeed(const Json& document, const std::string& sentence) {
+    if (json_) {
+      std::cout << document.dump() << std::endl;
+    } else {
+      std::cout << sentence << std::flush;
+    }
+    return 0;
+  }
+
+  bool json() const { return json_; }
+
+ private:
+  bool json_;
+};
+
+Json computer_outcome(const ComputerInfo& computer) {
+  return Json{{"ok", true},
+              {"computer_id", computer.computer_id},
+              {"sandbox_id", computer.sandbox_id},
+              {"temporary", computer.temporary}};
+}
+
+std::optional<std::string> confirmation_question(const cli::ComputersCommand& command) {
+  const std::string id = "'" + command.computer_id + "'";
+  if (command.action == ComputersAction::reset) {
+    return "Factory-reset computer " + id + "? All of its files will be replaced.";
+  }
+  if (command.action == ComputersAction::remove) {
+    return "Delete computer " + id + " and all of its files?";
+  }
+  return std::nullopt;
+}
+
+// One run: the backend, the lifecycle on top of it, the action, and a clean shutdown.
+class OperatorRun {
+ public:
+  OperatorRun(uv_loop_t* loop, const cli::ServerConfig& config, const cli::ComputersCommand& command)
+      : loop_(loop), config_(config), command_(command), reporter_(command.json) {}
+
+  int run(std::shared_ptr<plugins::PluginModule> module) {
+    signals_ = std::make_unique<server::SignalWatcher>(loop_, [this](int signal_number) {
+      stopped_by_ = signal_number;
+      if (running_) running_->cancel();
+    });
+    auto backend = server::start_backend(loop_, config_, std::move(module));
+    if (!backend) {
+      finish(reporter_.fail(backend.failure().message));
+    } else {
+      backend_ = std::move(backend).value();
+      lifecycle_ = server::make_lifecycle(backend_, config_, nullptr);
+      running_ = start_action();
+    }
+    uv_run(loop_, UV_RUN_DEFAULT);  // until finish() has closed everything
+    lifecycle_.reset();
+    return exit_code_;
+  }
+
+ private:
+  CancelHandle start_action() {
+    const std::string& id = command_.computer_id;
+    switch (command_.action) {
+      case ComputersAction::list:
+        return lifecycle_->list([this](Expected<std::vector<ComputerInfo>> listed) {
+          if (!listed) return finish(failed(listed.failure()));
+          Json entries = Json::array();
+          for (const auto& computer : listed.value()) {
+            entries.push_back(computer.to_listing_json(lifecycle_->backend_name()));
+          }
+          const size_t count = entries.size();
+          finish(reporter_.succeed(Json{{"computers", std::move(entries)}, {"count", count}},
+                                   format_computer_table(listed.value())));
+        });
+      case ComputersAction::restart:
+        return lifecycle_->restart(id, [this](Expected<ComputerInfo> done) {
+          if (!done) return finish(failed(done.failure()));
+          finish(reporter_.succeed(computer_outcome(done.value()),
+                                   "Restarted computer '" + done.value().computer_id +
+                                       "' (sandbox " + done.value().sandbox_id + ").\n"));
+        });
+      case ComputersAction::reset:
+        return lifecycle_->factory_reset(id, [this](Expected<ComputerInfo> done) {
+          if (!done) return finish(failed(done.failure()));
+          finish(reporter_.succeed(computer_outcome(done.value()),
+                                   "Factory-reset computer '" + done.value().computer_id +
+                                       "': it has fresh files (sandbox " +
+                                       done.value().sandbox_id + ").\n"));
+        });
+      case ComputersAction::remove:
+        return lifecycle_->remove(id, [this, id](Expected<bool> done) {
+          if (!done) return finish(failed(done.failure()));
+          finish(reporter_.succeed(Json{{"ok", true}, {"computer_id", id}, {"deleted", true}},
+                                   "Deleted computer '" + id + "'.\n"));
+        });
+      case ComputersAction::exec:
+        return start_exec();
+    }
+    return nullptr;
+  }
+
+  CancelHandle start_exec() {
+    computers::ExecRequest request;
+    request.args = command_.argv;
+    request.working_directory = command_.working_directory;
+    request.timeout_s = config_.default_timeout_s;
+    // Streamed output is not held, so it needs no limit; collected output keeps the server's.
+    request.output_limit = reporter_.json() ? config_.output_limit : 0;
+    if (command_.forward_stdin) {
+      request.stdin_data.assign(std::istreambuf_iterator<char>(std::cin),
+                                std::istreambuf_iterator<char>());
+    }
+    return lifecycle_->exec(
+        command_.computer_id, std::move(request),
+        [this](computers::OutputStream stream, std::string_view bytes) {
+          const bool to_stdout = stream == computers::OutputStream::stdout_stream;
+          if (reporter_.json()) {
+            (to_stdout ? stdout_ : stderr_).append(bytes);
+            return;
+          }
+          std::ostream& out = to_stdout ? std::cout : std::cerr;
+          out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+          out.flush();
+        },
+        [this](Expected<computers::StreamedExit> exit) { finish_exec(std::move(exit)); });
+  }
+
+  void finish_exec(Expected<computers::StreamedExit> exit) {
+    if (!exit) return finish(failed(exit.failure()));
+    const auto& result = exit.value();
+    if (reporter_.json()) {
+      std::cout << Json{{"computer_id", command_.computer_id},
+                        {"exit_code", result.exit_code},
+                        {"outcome", outcome_name(result.outcome)},
+                        {"stdout", repair_utf8(stdout_)},
+                        {"stderr", repair_utf8(stderr_)},
+                        {"duration_ms", result.duration_ms}}
+                       .dump()
+                << std::endl;
+    }
+    if (result.outcome == ExecOutcome::timed_out) {
+      std::cerr << cli::kProgramName << ": the command timed out after "
+                << config_.default_timeout_s << " s and was killed (--timeout sets the limit)"
+                << std::endl;
+      return finish(kTimedOutExitCode);
+    }
+    if (result.outcome == ExecOutcome::output_limit_exceeded) {
+      std::cerr << cli::kProgramName << ": the command's output passed --output-limit ("
+                << config_.output_limit << " bytes) and it was killed" << std::endl;
+    }
+    finish(result.exit_code);
+  }
+
+  int failed(const Failure& failure) {
+    if (failure.status == VC_E_CANCELLED && stopped_by_ != 0) {
+      std::cerr << cli::kProgramName << ": stopped by signal " << stopped_by_ << std::endl;
+      return 128 + stopped_by_;
+    }
+    return reporter_.fail(failure.message);
+  }
+
+  void finish(int exit_code) {
+    exit_code_ = exit_code;
+    running_.reset();
+    signals_->close([] {});
+    if (backend_) backend_->shutdown(kBackendShutdownDeadlineMs, [] {});
+  }
+
+  uv_loop_t* loop_;
+  const cli::ServerConfig& config_;
+  const cli::ComputersCommand& command_;
+  Reporter reporter_;
+  std::unique_ptr<server::SignalWatcher> signals_;
+  std::shared_ptr<plugins::Backend> backend_;
+  std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
+  CancelHandle running_;
+  std::string stdout_;
+  std::string stderr_;
+  int stopped_by_ = 0;
+  int exit_code_ = 1;
+};
+
+}  // namespace
+
+int run_computers_command(const cli::ServerConfig& config, const cli::ComputersCommand& command,
+                          std::shared_ptr<plugins::PluginModule> module) {
+  if (auto question = confirmation_question(command); question && !command.yes) {
+    if (!confirm(*question, std::cin, std::cerr)) {
+      std::cerr << "Aborted: computer '" << command.computer_id << "' was not changed."
+                << std::endl;
+      return 1;
+    }
+  }
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  int exit_code = 1;
+  {
+    OperatorRun run(&loop, config, command);
+    exit_code = run.run(std::move(module));
+  }
+  uv_run(&loop, UV_RUN_DEFAULT);  // close callbacks of the parts just destroyed
+  server::close_loop(&loop);
+  return exit_code;
+}
+
+}  // namespace vc::operator_cli

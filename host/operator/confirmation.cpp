@@ -1,0 +1,26 @@
+// confirmation.cpp — see confirmation.h.
+#include "operator/confirmation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <istream>
+#include <ostream>
+
+namespace vc::operator_cli {
+
+bool confirm(const std::string& question, std::istream& answers, std::ostream& prompt_out) {
+  prompt_out << question << " [y/N] " << std::flush;
+  std::string answer;
+  if (!std::getline(answers, answer)) {
+    prompt_out << '\n';
+    return false;
+  }
+  const auto blank = [](unsigned char c) { return std::isspace(c) != 0; };
+  answer.erase(answer.begin(), std::find_if_not(answer.begin(), answer.end(), blank));
+  answer.erase(std::find_if_not(answer.rbegin(), answer.rend(), blank).base(), answer.end());
+  std::transform(answer.begin(), answer.end(), answer.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return answer == "y" || answer == "yes";
+}
+
+}  // namespace vc::operator_cli
