@@ -138,27 +138,35 @@ void EngineTest::remove_at_teardown(const std::string& container_name) {
   extra_containers_.push_back(container_name);
 }
 
-std::unique_ptr<test::McpClient> EngineTest::start_host(const HostOptions& options) {
-  test::McpClientOptions client;
-  client.binary = VC_HOST_BINARY;
-  client.args = {"--backend",   engine().backend,
-                 "--plugin-dir", VC_PLUGIN_DIR,
-                 "--state-dir", state_dir_->path().string(),
-                 "--log-level", "debug",
-                 "--image",     options.image};
+std::vector<std::string> EngineTest::host_args(const HostOptions& options) const {
+  std::vector<std::string> args = {"--backend",   engine().backend,
+                                   "--plugin-dir", VC_PLUGIN_DIR,
+                                   "--state-dir", state_dir_->path().string(),
+                                   "--log-level", "debug",
+                                   "--image",     options.image};
   if (options.default_address) {
-    for (const auto& arg : engine().address_args()) client.args.push_back(arg);
+    for (const auto& arg : engine().address_args()) args.push_back(arg);
   }
   if (!options.shell.empty()) {
-    client.args.push_back("--shell");
-    client.args.push_back(options.shell);
+    args.push_back("--shell");
+    args.push_back(options.shell);
   }
-  client.args.insert(client.args.end(), options.extra_args.begin(), options.extra_args.end());
+  args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
+  return args;
+}
 
+test::Environment EngineTest::host_environment_for(const HostOptions& options) const {
   test::Environment environment = engine().cli_environment;
   environment["COMPUTER_ID"] = options.computer_id.value_or(computer_id_);
   for (const auto& [name, value] : options.environment) environment[name] = value;
-  client.environment = test::host_environment(environment);
+  return test::host_environment(environment);
+}
+
+std::unique_ptr<test::McpClient> EngineTest::start_host(const HostOptions& options) {
+  test::McpClientOptions client;
+  client.binary = VC_HOST_BINARY;
+  client.args = host_args(options);
+  client.environment = host_environment_for(options);
   client.default_timeout = 180s;
 
   auto host = std::make_unique<test::McpClient>(client);

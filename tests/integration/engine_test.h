@@ -58,6 +58,9 @@ class EngineTest : public ::testing::TestWithParam<const test::ContainerEngine*>
 
   // Starts the host over stdio on this engine and initializes the MCP session.
   std::unique_ptr<test::McpClient> start_host(const HostOptions& options = {});
+  // The host's command line before any subcommand, and its environment, as start_host() uses.
+  std::vector<std::string> host_args(const HostOptions& options = {}) const;
+  test::Environment host_environment_for(const HostOptions& options = {}) const;
   // terminal_execute; returns the CallToolResult (the caller looks at isError).
   Json call_terminal(test::McpClient& host, const Json& arguments,
                      std::chrono::milliseconds timeout = 180s);

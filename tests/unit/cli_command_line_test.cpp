@@ -296,6 +296,60 @@ TEST(CommandLine, PluginsSubcommand) {
   EXPECT_EQ(run.line().config.plugin_dirs, (std::vector<std::filesystem::path>{"/a", "/b"}));
 }
 
+TEST(CommandLine, LifecycleToolsFlag) {
+  const auto env = clean_env();
+  EXPECT_FALSE(parse({}).line().config.lifecycle_tools);
+  EXPECT_TRUE(parse({"--lifecycle-tools"}).line().config.lifecycle_tools);
+}
+
+TEST(CommandLine, ComputersSubcommands) {
+  const auto env = clean_env();
+  const auto plugin = template_like_plugin();
+  ParseRun run = parse({"computers", "list"});
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  EXPECT_EQ(run.line().command, Command::computers);
+  EXPECT_EQ(run.line().computers.action, ComputersAction::list);
+  EXPECT_FALSE(run.line().computers.json);
+  EXPECT_TRUE(run.line().notices.empty());
+
+  // Host and backend options before or after the action; --json at either level.
+  run = parse({"--timeout", "9", "computers", "exec", "box", "--json", "--scratch-root", "/s",
+               "--stdin", "--workdir", "/tmp", "--", "sh", "-c", "echo --json"},
+              &plugin);
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  const ComputersCommand& exec = run.line().computers;
+  EXPECT_EQ(exec.action, ComputersAction::exec);
+  EXPECT_EQ(exec.computer_id, "box");
+  EXPECT_EQ(exec.argv, (std::vector<std::string>{"sh", "-c", "echo --json"}));
+  EXPECT_TRUE(exec.json);
+  EXPECT_TRUE(exec.forward_stdin);
+  EXPECT_EQ(exec.working_directory, "/tmp");
+  EXPECT_EQ(run.line().config.default_timeout_s, 9);
+  EXPECT_EQ(run.line().config.backend_options["scratch-root"], "/s");
+
+  run = parse({"computers", "reset", "box", "--yes"});
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  EXPECT_EQ(run.line().computers.action, ComputersAction::reset);
+  EXPECT_TRUE(run.line().computers.yes);
+  run = parse({"computers", "delete", "-y", "box"});
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  EXPECT_EQ(run.line().computers.action, ComputersAction::remove);
+  EXPECT_EQ(run.line().computers.computer_id, "box");
+  run = parse({"computers", "restart", "box"});
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  EXPECT_EQ(run.line().computers.action, ComputersAction::restart);
+  EXPECT_FALSE(run.line().computers.yes);
+
+  // Missing pieces are usage errors.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"computers"}, {"computers", "restart"}, {"computers", "exec", "box"},
+        {"computers", "frobnicate"}, {"computers", "restart", "--yes", "box"}}) {
+    const ParseRun bad = parse(args);
+    EXPECT_FALSE(bad.outcome.command_line) << args.back();
+    EXPECT_EQ(bad.outcome.exit_code, 2) << args.back() << ": " << bad.err;
+  }
+}
+
 TEST(PluginOptionsOnTheCommandLine, HelpListsThemWithDefaultsAndTheDescription) {
   const auto env = clean_env();
   const auto plugin = template_like_plugin();
