@@ -1,5 +1,6 @@
 // Tests of ComputerRegistry: lazy acquisition, shared first acquisition, retries, exec
-// requests and results, the death watch, cancellation and shutdown.
+// requests and results, the death watch, cancellation and shutdown; and ComputerLifecycle on
+// top of it (maintenance windows: a restart is not a death, a reset revives a dead computer).
 #include <limits>
 #include <memory>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <vc-backend-1/vc_status.h>
 
+#include "computers/computer_lifecycle.h"
 #include "computers/computer_registry.h"
 #include "computers_fake_backend.h"
 
@@ -529,6 +531,225 @@ TEST_F(RegistryTest, DestroyingTheRegistryStillAnswersPendingCallers) {
   run();
   ASSERT_EQ(running.calls, 1);
   EXPECT_EQ(running.failure().status, VC_E_CANCELLED);
+}
+
+// Lifecycle operations, on the registry's own computer and on others.
+class LifecycleTest : public RegistryTest {
+ protected:
+  void SetUp() override {
+    RegistryTest::SetUp();
+    lifecycle_ = std::make_unique<ComputerLifecycle>(backend_, settings_, registry_.get());
+    registry_->set_death_handler([this](const std::string& message) { deaths_.push_back(message); });
+  }
+  void release_users() override {
+    lifecycle_.reset();
+    RegistryTest::release_users();
+  }
+
+  // Acquires the registry's computer; its death watch is then pending.
+  void acquire() {
+    Outcome<ComputerInfo> acquired;
+    registry_->acquire({}, acquired.callback());
+    run();
+    ASSERT_TRUE(acquired.ok());
+  }
+
+  static Json info_with_sandbox(const std::string& sandbox_id) {
+    Json info = fake_computer_info();
+    info["sandbox_id"] = sandbox_id;
+    return info;
+  }
+
+  std::unique_ptr<ComputerLifecycle> lifecycle_;
+  std::vector<std::string> deaths_;
+};
+
+TEST_F(LifecycleTest, RestartingTheServersComputerIsNotADeath) {
+  acquire();
+  auto first_watch = backend_->started(Operation::wait_for_death).at(0);
+  backend_->script(Operation::restart, FakeReply::ok(fake_computer_info()));
+  Outcome<ComputerInfo> restarted;
+  lifecycle_->restart(test_support::kFakeComputerId, restarted.callback());
+  EXPECT_EQ(restarted.calls, 0) << "never answered before the call returns";
+  run();
+  ASSERT_TRUE(restarted.ok());
+  EXPECT_TRUE(first_watch->cancel_requested) << "the watch pauses while the computer restarts";
+  EXPECT_TRUE(deaths_.empty());
+  EXPECT_EQ(backend_->count(Operation::wait_for_death), 2U) << "watching again afterwards";
+  Outcome<ExecResult> after;
+  registry_->execute(shell_command("true"), {}, after.callback());
+  run();
+  EXPECT_TRUE(after.ok());
+}
+
+TEST_F(LifecycleTest, AFactoryResetRevivesADeadComputer) {
+  acquire();
+  backend_->resolve(backend_->started(Operation::wait_for_death).at(0),
+                    FakeReply::ok(Json{{"exit_code", 137}}));
+  run();
+  ASSERT_EQ(deaths_.size(), 1U);
+  backend_->script(Operation::factory_reset, FakeReply::ok(info_with_sandbox("fresh0000000")));
+  Outcome<ComputerInfo> reset;
+  lifecycle_->factory_reset(test_support::kFakeComputerId, reset.callback());
+  run();
+  ASSERT_TRUE(reset.ok());
+  ASSERT_TRUE(registry_->current().has_value());
+  EXPECT_EQ(registry_->current()->sandbox_id, "fresh0000000");
+  Outcome<ExecResult> after;
+  registry_->execute(shell_command("true"), {}, after.callback());
+  run();
+  EXPECT_TRUE(after.ok());
+}
+
+TEST_F(LifecycleTest, DeletingTheServersComputerMakesTheNextCallCreateItAgain) {
+  acquire();
+  ASSERT_EQ(backend_->count(Operation::create), 1U);
+  backend_->script(Operation::remove,
+                   FakeReply::ok(Json{{"computer_id", "test-computer"}, {"removed", true}}));
+  Outcome<bool> removed;
+  lifecycle_->remove(test_support::kFakeComputerId, removed.callback());
+  run();
+  ASSERT_TRUE(removed.ok());
+  EXPECT_FALSE(registry_->current().has_value());
+  Outcome<ExecResult> after;
+  registry_->execute(shell_command("true"), {}, after.callback());
+  run();
+  EXPECT_TRUE(after.ok());
+  EXPECT_EQ(backend_->count(Operation::create), 2U);
+  EXPECT_TRUE(deaths_.empty());
+}
+
+TEST_F(LifecycleTest, ACommandInterruptedByARestartFailsWithoutADeath) {
+  acquire();
+  backend_->script(Operation::exec, FakeReply::held());
+  backend_->script(Operation::restart, FakeReply::held());
+  Outcome<ExecResult> command;
+  registry_->execute(shell_command("sleep 100"), {}, command.callback());
+  run();
+  Outcome<ComputerInfo> restarted;
+  lifecycle_->restart(test_support::kFakeComputerId, restarted.callback());
+  run();
+  backend_->resolve(backend_->started(Operation::exec).at(0),
+                    FakeReply::fail(VC_E_COMPUTER_DIED, "container stopped"));
+  run();
+  ASSERT_FALSE(command.ok());
+  EXPECT_EQ(command.failure().status, VC_E_COMPUTER_STOPPED);
+  EXPECT_NE(command.failure().message.find("was restarted, reset or deleted"), std::string::npos)
+      << command.failure().message;
+  backend_->resolve(backend_->started(Operation::restart).at(0), FakeReply::ok(fake_computer_info()));
+  run();
+  EXPECT_TRUE(restarted.ok());
+  EXPECT_TRUE(deaths_.empty());
+}
+
+TEST_F(LifecycleTest, AFailedRestartLeavesTheComputerToBeAttachedAgain) {
+  acquire();
+  backend_->script(Operation::restart, FakeReply::fail(VC_E_UNAVAILABLE, "engine gone"));
+  Outcome<ComputerInfo> restarted;
+  lifecycle_->restart(test_support::kFakeComputerId, restarted.callback());
+  run();
+  ASSERT_FALSE(restarted.ok());
+  EXPECT_EQ(restarted.failure().message, "engine gone");
+  EXPECT_FALSE(registry_->current().has_value());
+  EXPECT_TRUE(deaths_.empty());
+}
+
+TEST_F(LifecycleTest, OtherComputersLeaveTheRegistryAlone) {
+  acquire();
+  backend_->script(Operation::restart, FakeReply::ok(fake_computer_info("other")));
+  Outcome<ComputerInfo> restarted;
+  lifecycle_->restart("other", restarted.callback());
+  run();
+  ASSERT_TRUE(restarted.ok());
+  EXPECT_FALSE(backend_->started(Operation::wait_for_death).at(0)->cancel_requested);
+  EXPECT_EQ(backend_->started(Operation::restart).at(0)->request, (Json{{"computer_id", "other"}}));
+}
+
+TEST_F(LifecycleTest, CreateRefusesATakenIdAndValidatesOnlyOnce) {
+  Json listed{{"computers", Json::array({fake_computer_info("taken")})}};
+  backend_->script(Operation::list, FakeReply::ok(listed));
+  backend_->script(Operation::list, FakeReply::ok(listed));
+  CreateSpec spec;
+  spec.computer_id = "taken";
+  Outcome<ComputerInfo> created;
+  lifecycle_->create(spec, {}, created.callback());
+  run();
+  ASSERT_FALSE(created.ok());
+  EXPECT_EQ(created.failure().status, VC_E_ALREADY_EXISTS);
+  EXPECT_EQ(created.failure().message, "Computer 'taken' already exists.");
+  EXPECT_EQ(backend_->count(Operation::create), 0U);
+
+  spec.computer_id = "fresh";
+  backend_->script(Operation::create, FakeReply::ok(fake_computer_info("fresh")));
+  Outcome<ComputerInfo> fresh;
+  lifecycle_->create(spec, {}, fresh.callback());
+  run();
+  ASSERT_TRUE(fresh.ok()) << fresh.failure().message;
+  const Json request = backend_->started(Operation::create).at(0)->request;
+  EXPECT_EQ(request["computer_id"], "fresh");
+  EXPECT_EQ(request["temporary"], false);
+  EXPECT_EQ(request["shell"], "/bin/sh");
+  EXPECT_EQ(request["workspace_directory"], "/home/work");
+  EXPECT_EQ(backend_->count(Operation::validate), 1U);
+}
+
+TEST_F(LifecycleTest, RemovingNothingIsNotFoundAndListsAreSortedById) {
+  backend_->script(Operation::remove,
+                   FakeReply::ok(Json{{"computer_id", "ghost"}, {"removed", false}}));
+  Outcome<bool> removed;
+  lifecycle_->remove("ghost", removed.callback());
+  run();
+  ASSERT_FALSE(removed.ok());
+  EXPECT_EQ(removed.failure().status, VC_E_NOT_FOUND);
+  EXPECT_EQ(removed.failure().message, "Computer 'ghost' was not found.");
+
+  backend_->script(Operation::list,
+                   FakeReply::ok(Json{{"computers", Json::array({fake_computer_info("zeta"),
+                                                                 fake_computer_info("alpha")})}}));
+  Outcome<std::vector<ComputerInfo>> listed;
+  lifecycle_->list(listed.callback());
+  run();
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed.value->value().size(), 2U);
+  EXPECT_EQ(listed.value->value()[0].computer_id, "alpha");
+  backend_->script(Operation::list, FakeReply::ok(Json{{"computers", "nope"}}));
+  Outcome<std::vector<ComputerInfo>> malformed;
+  lifecycle_->list(malformed.callback());
+  run();
+  ASSERT_FALSE(malformed.ok());
+  EXPECT_EQ(malformed.failure().message, "The backend returned an invalid computer list.");
+}
+
+TEST_F(LifecycleTest, ExecStreamsOutputOfAnExistingComputerAfterAttachingIt) {
+  backend_->script(Operation::list,
+                   FakeReply::ok(Json{{"computers", Json::array({fake_computer_info("box")})}}));
+  backend_->script(Operation::attach, FakeReply::ok(fake_computer_info("box")));
+  backend_->script(Operation::exec, FakeReply::ok(exec_result(5), {{VC_STREAM_STDOUT, "out"},
+                                                                   {VC_STREAM_STDERR, "err"}}));
+  std::string out, err;
+  ExecRequest request;
+  request.args = {"ls", "-l"};
+  Outcome<StreamedExit> exit;
+  lifecycle_->exec("box", request,
+                   [&](OutputStream stream, std::string_view bytes) {
+                     (stream == OutputStream::stdout_stream ? out : err).append(bytes);
+                   },
+                   exit.callback());
+  run();
+  ASSERT_TRUE(exit.ok()) << exit.failure().message;
+  EXPECT_EQ(exit.value->value().exit_code, 5);
+  EXPECT_EQ(out, "out");
+  EXPECT_EQ(err, "err");
+  // attach keeps the computer's own network state rather than imposing the server's.
+  EXPECT_EQ(backend_->started(Operation::attach).at(0)->request["network_access"], true);
+  EXPECT_EQ(backend_->started(Operation::exec).at(0)->request["argv"], (Json{"ls", "-l"}));
+
+  backend_->script(Operation::list, FakeReply::ok(Json{{"computers", Json::array()}}));
+  Outcome<StreamedExit> missing;
+  lifecycle_->exec("gone", request, [](OutputStream, std::string_view) {}, missing.callback());
+  run();
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.failure().message, "Computer 'gone' was not found.");
 }
 
 }  // namespace
