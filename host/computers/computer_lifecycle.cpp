@@ -364,13 +364,15 @@ CancelHandle ComputerLifecycle::exec(const std::string& computer_id, ExecRequest
                  run_step(info.value());
                });
   };
-  auto find_step = [chain, attach_step, fail, computer_id] {
+  // A running computer takes the command at once; anything else is attached (started) first.
+  auto find_step = [chain, run_step, attach_step, fail, computer_id] {
     chain->run(plugins::Operation::list, Json::object(),
-               [attach_step, fail, computer_id](Expected<Json> result) {
+               [run_step, attach_step, fail, computer_id](Expected<Json> result) {
                  auto listed = read_list(result);
                  if (!listed.ok()) return fail(listed.failure());
                  auto found = find_computer(listed.value(), computer_id);
                  if (!found) return fail(not_found(computer_id));
+                 if (found->state == "running") return run_step(*found);
                  attach_step(*found);
                });
   };

@@ -720,9 +720,11 @@ TEST_F(LifecycleTest, RemovingNothingIsNotFoundAndListsAreSortedById) {
   EXPECT_EQ(malformed.failure().message, "The backend returned an invalid computer list.");
 }
 
-TEST_F(LifecycleTest, ExecStreamsOutputOfAnExistingComputerAfterAttachingIt) {
-  backend_->script(Operation::list,
-                   FakeReply::ok(Json{{"computers", Json::array({fake_computer_info("box")})}}));
+TEST_F(LifecycleTest, ExecStreamsOutputOfAStoppedComputerAfterAttachingIt) {
+  Json stopped = fake_computer_info("box");
+  stopped["state"] = "exited";
+  stopped["network_access"] = false;
+  backend_->script(Operation::list, FakeReply::ok(Json{{"computers", Json::array({stopped})}}));
   backend_->script(Operation::attach, FakeReply::ok(fake_computer_info("box")));
   backend_->script(Operation::exec, FakeReply::ok(exec_result(5), {{VC_STREAM_STDOUT, "out"},
                                                                    {VC_STREAM_STDERR, "err"}}));
@@ -741,8 +743,18 @@ TEST_F(LifecycleTest, ExecStreamsOutputOfAnExistingComputerAfterAttachingIt) {
   EXPECT_EQ(out, "out");
   EXPECT_EQ(err, "err");
   // attach keeps the computer's own network state rather than imposing the server's.
-  EXPECT_EQ(backend_->started(Operation::attach).at(0)->request["network_access"], true);
+  EXPECT_EQ(backend_->started(Operation::attach).at(0)->request["network_access"], false);
   EXPECT_EQ(backend_->started(Operation::exec).at(0)->request["argv"], (Json{"ls", "-l"}));
+
+  // A running computer takes the command without being attached again.
+  backend_->script(Operation::list,
+                   FakeReply::ok(Json{{"computers", Json::array({fake_computer_info("box")})}}));
+  Outcome<StreamedExit> direct;
+  lifecycle_->exec("box", request, [](OutputStream, std::string_view) {}, direct.callback());
+  run();
+  ASSERT_TRUE(direct.ok()) << direct.failure().message;
+  EXPECT_EQ(backend_->count(Operation::attach), 1U);
+  EXPECT_EQ(backend_->count(Operation::exec), 2U);
 
   backend_->script(Operation::list, FakeReply::ok(Json{{"computers", Json::array()}}));
   Outcome<StreamedExit> missing;
