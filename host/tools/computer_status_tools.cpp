@@ -13,10 +13,6 @@ namespace {
 
 using computers::ComputerInfo;
 
-// The original's "app only" tool metadata: meant for the dashboard, hidden from the model by
-// hosts that honour it.
-Json app_only_meta() { return Json{{"ui", {{"visibility", Json::array({"app"})}}}}; }
-
 mcp::ToolResult error_payload(const std::string& message) {
   return mcp::ToolResult::from_payload(Json{{"error", message}}, /*is_error=*/true);
 }

@@ -484,7 +484,9 @@ class ListDirectoryTool final : public FileTool {
                                    {"path", typed("string", "The absolute, normalised directory.")},
                                    {"entries", typed("array", "name, path, kind (directory, file, other) and size_bytes of each entry.")},
                                    {"error", typed("string", "Present only when the listing failed; says why.")}}}},
-                            read_only_annotations())) {}
+                            read_only_annotations())) {
+    definition_.meta = app_only_meta();  // as the original: for the dashboard
+  }
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     auto path = path_of(call, ".");

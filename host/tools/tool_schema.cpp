@@ -30,4 +30,6 @@ Json read_only_annotations() {
               {"openWorldHint", false}};
 }
 
+Json app_only_meta() { return Json{{"ui", {{"visibility", Json::array({"app"})}}}}; }
+
 }  // namespace vc::tools

@@ -24,4 +24,8 @@ Json typed(Json type, const char* description);
 // Annotations of a tool that only reads.
 Json read_only_annotations();
 
+// The original's "app only" tool metadata ({"ui":{"visibility":["app"]}}): meant for the
+// dashboard, hidden from the model by hosts that honour it.
+Json app_only_meta();
+
 }  // namespace vc::tools

@@ -142,6 +142,17 @@ TEST_F(TerminalExecuteTest, TheCatalogHasTheOriginalsToolsInItsOrderWithoutLifec
                                       "write_file", "edit_file"}));
   EXPECT_EQ(tool().definition().name, "terminal_execute");
   EXPECT_EQ(tool().definition().description, "Run a command.");
+  // As the original: app-only metadata on the dashboard's helpers, none on the model's tools.
+  const Json app_only = Json{{"ui", {{"visibility", Json::array({"app"})}}}};
+  for (const auto& entry : catalog_) {
+    const auto& definition = entry->definition();
+    const bool helper = definition.name == "runtime_status" ||
+                        definition.name == "set_network_access" ||
+                        definition.name == "list_directory";
+    EXPECT_EQ(definition.meta, helper ? app_only : Json()) << definition.name;
+    EXPECT_FALSE(definition.input_schema["properties"].contains("computer_id")) << definition.name;
+  }
+  EXPECT_EQ(catalog_.at(1)->definition().title, "Open Virtual Computer");
 }
 
 TEST_F(TerminalExecuteTest, LifecycleToolsComeOnlyWithTheFlag) {
