@@ -109,6 +109,18 @@ try {
   const next = await client.callTool({ name: "terminal_execute", arguments: { command: "echo after" } });
   expect(next.structuredContent?.stdout === "after\n", "the computer runs the next command");
 
+  // The network switch on a real container; the client checks each result against the
+  // tool's outputSchema.
+  const offline = await client.callTool({ name: "set_network_access", arguments: { enabled: false } });
+  expect(offline.isError === false && offline.structuredContent?.network_access === false,
+         "set_network_access turns the network off");
+  const status = await client.callTool({ name: "runtime_status", arguments: {} });
+  expect(status.structuredContent?.network_access === false &&
+         status.structuredContent?.computer_attached === true,
+         "runtime_status reports the computer attached and offline");
+  const online = await client.callTool({ name: "set_network_access", arguments: { enabled: true } });
+  expect(online.structuredContent?.network_access === true, "set_network_access turns it on again");
+
   await transport.terminateSession();
   const after = await fetch(url, {
     method: "POST",

@@ -61,6 +61,38 @@ try {
   const text = result.content?.[0]?.text ?? "";
   expect(JSON.stringify(JSON.parse(text)) === JSON.stringify(structured),
          "the text content is the structured content as JSON");
+
+  // The SDK client checks every structuredContent below against the tool's outputSchema.
+  const names = tools.map((tool) => tool.name).join(",");
+  expect(names === "terminal_execute,computer_ui,runtime_status,set_network_access," +
+                   "list_directory,read_file,write_file,edit_file",
+         "tools/list has the original's tools in its order");
+  const call = async (name, args = {}) => {
+    const answer = await client.callTool({ name, arguments: args });
+    console.log(`${name}:`, JSON.stringify(answer.structuredContent));
+    expect(answer.isError === false, `${name} succeeds`);
+    return answer.structuredContent ?? {};
+  };
+  const status = await call("runtime_status");
+  expect(status.computer_attached === true && status.runtime_state === "ready",
+         "runtime_status: attached and ready");
+  const ui = await call("computer_ui");
+  expect(ui.computer_id === status.computer_id && ui.workspace_directory === "/workspace",
+         "computer_ui names the computer and its workspace");
+  const content = "line one\nquotes ' \" $(no) é\n";
+  const written = await call("write_file", { path: "e2e/notes.txt", content });
+  expect(written.path === "/workspace/e2e/notes.txt", "write_file resolves the path");
+  const read = await call("read_file", { path: "e2e/notes.txt" });
+  expect(read.content === content && read.sha256 === written.sha256, "read_file round-trips");
+  const edited = await call("edit_file", { path: "e2e/notes.txt", old_text: "one", new_text: "1" });
+  expect(edited.replacements === 1, "edit_file replaces one occurrence");
+  const listing = await call("list_directory", { path: "e2e" });
+  expect(listing.entries?.[0]?.name === "notes.txt", "list_directory shows the file");
+  // The template backend has no network to switch: a clear error, not a crash.
+  const network = await client.callTool({ name: "set_network_access", arguments: { enabled: false } });
+  expect(network.isError === true &&
+         network.structuredContent?.error === "The template backend does not support set_network_access.",
+         "set_network_access on the template backend says it is unsupported");
 } catch (error) {
   failures.push(`client error: ${error?.stack ?? error}`);
   console.log("FAIL", error?.stack ?? error);
