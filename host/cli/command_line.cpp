@@ -349,6 +349,13 @@ ParseOutcome parse_command_line(int argc, const char* const* argv,
     for (const auto& [sub, kind] : handles.computers_actions) {
       if (sub->parsed()) computers.action = kind;
     }
+    if (computers.action != ComputersAction::list && !is_valid_computer_id(computers.computer_id)) {
+      return {std::nullopt,
+              report_config_error(err, "'" + computers.computer_id +
+                                           "' is not a computer id: ids are 1-63 lowercase "
+                                           "letters, numbers, or hyphens, starting and ending "
+                                           "with a letter or number.")};
+    }
     outcome.command_line->computers = std::move(computers);
     outcome.command_line->notices.clear();  // the default-id notice is about serving
   }

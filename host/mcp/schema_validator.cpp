@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <regex>
 #include <vector>
 
 namespace vc::mcp {
@@ -32,6 +33,9 @@ bool has_type(const Json& value, const std::string& type) {
 }
 
 // The value as JSON, shortened: a long stdin string must not flood the message.
+// Strings longer than this are refused by a "pattern" rather than matched.
+constexpr size_t kMaxPatternSubjectBytes = 4096;
+
 std::string show(const Json& value) {
   if (value.is_string() && value.get_ref<const std::string&>().size() > kMaxShownValueChars) {
     // Do not serialise megabytes of stdin only to cut them off.
@@ -152,8 +156,32 @@ class Validator {
 
   static std::optional<std::string> check_string(const Json& schema, const Json& value,
                                                  const std::string& path) {
-    return check_length(schema, value, utf8_length(value.get_ref<const std::string&>()),
-                        "minLength", "maxLength", path);
+    const std::string& text = value.get_ref<const std::string&>();
+    if (auto problem = check_length(schema, value, utf8_length(text), "minLength", "maxLength",
+                                    path)) {
+      return problem;
+    }
+    return check_pattern(schema, value, path);
+  }
+
+  // JSON Schema's pattern: an ECMA-262 regular expression that must match somewhere in the
+  // string (it is not implicitly anchored).
+  static std::optional<std::string> check_pattern(const Json& schema, const Json& value,
+                                                  const std::string& path) {
+    const auto pattern = schema.find("pattern");
+    if (pattern == schema.end() || !pattern->is_string()) return std::nullopt;
+    const std::string& text = value.get_ref<const std::string&>();
+    // std::regex recurses per character: a huge string could exhaust the stack.
+    if (text.size() > kMaxPatternSubjectBytes) {
+      return at(path, show(value) + " is too long to match '" + pattern->get<std::string>() + "'");
+    }
+    try {
+      const std::regex expression(pattern->get<std::string>(), std::regex::ECMAScript);
+      if (std::regex_search(text, expression)) return std::nullopt;
+    } catch (const std::regex_error&) {
+      return std::nullopt;  // a pattern we cannot compile constrains nothing
+    }
+    return at(path, show(value) + " does not match '" + pattern->get<std::string>() + "'");
   }
 
   std::optional<std::string> check_array(const Json& schema, const Json& value,

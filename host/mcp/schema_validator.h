@@ -3,7 +3,8 @@
 // Only the JSON Schema subset our tools use is understood: type (one name or a list),
 // properties, required, additionalProperties (bool or schema), items (one schema), enum,
 // const, minimum/maximum, exclusiveMinimum/exclusiveMaximum (numbers), minLength/maxLength,
-// minItems/maxItems. Other keywords (description, title, default, ...) are ignored.
+// pattern (ECMA-262, unanchored; strings over 4 KiB are refused unmatched), minItems/maxItems.
+// Other keywords (description, title, default, ...) are ignored.
 // "integer" follows JSON Schema: any number with a zero fractional part (2 and 2.0, not 1.5).
 // A null is only accepted where the type allows "null": an explicit null for an optional
 // string is a violation, as in the original.

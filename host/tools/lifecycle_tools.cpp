@@ -23,6 +23,7 @@ mcp::ToolResult error_payload(const std::string& message) {
 
 Json computer_id_property(const char* description) {
   return Json{{"description", description},
+              {"maxLength", 63},
               {"pattern", kComputerIdPattern},
               {"title", "Computer Id"},
               {"type", "string"}};

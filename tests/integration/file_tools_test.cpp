@@ -137,6 +137,28 @@ TEST_P(FileToolsTest, EditReplacesExactlyOnceOrAllAndRefusesAmbiguity) {
   EXPECT_EQ(ok("read_file", {{"path", "edit.txt"}})["content"], "1 2 2 three");
 }
 
+TEST_P(FileToolsTest, EditDetectsAFileChangedBetweenReadAndSave) {
+  const std::string original = "first line\nMARKER\nlast line\n";
+  ok("write_file", {{"path", "race.txt"}, {"content", original}});
+  // edit_file reads the file with one exec and saves it with another. To change the file
+  // exactly between the two, a one-shot stand-in for base64 (which the read runs; /usr/local/bin
+  // comes first on the image's PATH) removes itself, lets the real base64 read the file, and
+  // then appends a line. A writer looping in the background would not do: it mostly changes
+  // the file during the read itself, which fails differently ("changed while it was being read").
+  shell("printf '%s\\n' '#!/bin/sh' 'rm -f /usr/local/bin/base64' '/usr/bin/base64 \"$@\"' "
+        "'status=$?' 'echo appended >> /workspace/race.txt' 'exit $status' "
+        "> /usr/local/bin/base64 && chmod 755 /usr/local/bin/base64");
+
+  EXPECT_EQ(fails("edit_file", {{"path", "race.txt"}, {"old_text", "MARKER"}, {"new_text", "CHANGED"}}),
+            "File changed before edit could be saved: /workspace/race.txt");
+
+  EXPECT_EQ(shell("test -e /usr/local/bin/base64 && echo unused || echo used"), "used\n")
+      << "the read did not run base64, so the file never changed in between";
+  // The other writer's line is kept and the edit is not applied.
+  EXPECT_EQ(ok("read_file", {{"path", "race.txt"}})["content"], original + "appended\n");
+  EXPECT_EQ(shell("ls -A /workspace | grep -c mcp-write || true"), "0\n") << "a temporary file was left";
+}
+
 TEST_P(FileToolsTest, ListDirectoryShowsDirectoriesFirstThenNamesCaseFolded) {
   shell("mkdir -p /workspace/l/Zeta /workspace/l/alpha && printf 12345 > /workspace/l/b.txt && "
         "printf x > /workspace/l/A.txt && printf h > /workspace/l/.hidden && "

@@ -340,6 +340,10 @@ TEST(CommandLine, ComputersSubcommands) {
   EXPECT_EQ(run.line().computers.action, ComputersAction::restart);
   EXPECT_FALSE(run.line().computers.yes);
 
+  expect_config_error(parse({"computers", "restart", "Bad_ID"}),
+                      "'Bad_ID' is not a computer id: ids are 1-63 lowercase letters, numbers, "
+                      "or hyphens, starting and ending with a letter or number.");
+
   // Missing pieces are usage errors.
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"computers"}, {"computers", "restart"}, {"computers", "exec", "box"},

@@ -87,6 +87,24 @@ TEST(SchemaValidator, NestedObjectsAndLengths) {
             "list: [1,2,3] is too long");
 }
 
+TEST(SchemaValidator, PatternSearchesWithEcmaScriptSyntax) {
+  const Json schema = Json::parse(R"({"type": "object", "properties": {
+      "id": {"type": "string", "pattern": "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$"},
+      "loose": {"type": "string", "pattern": "b+"},
+      "broken": {"type": "string", "pattern": "(unclosed"}}})");
+  EXPECT_EQ(find_schema_violation(schema, Json{{"id", "my-box-1"}}), std::nullopt);
+  EXPECT_EQ(find_schema_violation(schema, Json{{"id", "Bad_ID"}}),
+            R"(id: "Bad_ID" does not match '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$')");
+  EXPECT_NE(find_schema_violation(schema, Json{{"id", "-edge"}}), std::nullopt);
+  EXPECT_EQ(find_schema_violation(schema, Json{{"loose", "abba"}}), std::nullopt) << "unanchored";
+  EXPECT_NE(find_schema_violation(schema, Json{{"loose", "aaa"}}), std::nullopt);
+  EXPECT_EQ(find_schema_violation(schema, Json{{"broken", "x"}}), std::nullopt);
+  // Huge strings are refused before the regex engine sees them (it recurses per character).
+  const auto huge = find_schema_violation(schema, Json{{"loose", std::string(1 << 20, 'b')}});
+  ASSERT_TRUE(huge.has_value());
+  EXPECT_NE(huge->find("is too long to match 'b+'"), std::string::npos) << *huge;
+}
+
 TEST(SchemaValidator, LongValuesAreShortenedInMessages) {
   const std::string big(1000, 'x');
   const auto problem = find_schema_violation(kTerminalSchema, Json{{"timeout", big}});
