@@ -70,6 +70,25 @@ TEST_P(BackendOpsTest, RemoveDeletesTheContainerAndIsIdempotent) {
   EXPECT_EQ(again.document.value("removed", true), false);
 }
 
+TEST_P(BackendOpsTest, AMalformedRequestCompletesWithAMessageNamingTheField) {
+  auto backend = open_backend();
+  // ABI 1 gives a rejected op no message, so the plugin completes such ops with one instead.
+  const auto bad_id = backend->run("restart", {{"computer_id", "Bad_ID"}});
+  EXPECT_FALSE(bad_id.rejected);
+  ASSERT_TRUE(bad_id.completed) << bad_id.describe();
+  EXPECT_EQ(bad_id.status, VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(bad_id.message,
+            "Invalid restart request: computer_id must be 1-63 lowercase letters, numbers, or "
+            "hyphens; it must start and end with a letter or number.");
+  const auto missing = backend->run("exec", {{"computer_id", computer_id()}});
+  ASSERT_TRUE(missing.completed) << missing.describe();
+  EXPECT_EQ(missing.status, VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(missing.message.rfind("Invalid exec request: ", 0), 0u) << missing.message;
+  EXPECT_EQ(backend->run("create", {{"computer_id", computer_id()}, {"temporary", "no"}}).status,
+            VC_E_INVALID_ARGUMENT);
+  EXPECT_FALSE(engine().inspect_container(container_name()).has_value());
+}
+
 TEST_P(BackendOpsTest, ListShowsOnlyOurComputers) {
   auto backend = open_backend();
   const std::string second = another_computer_id();

@@ -46,7 +46,8 @@ vc_status VC_CALL op_thunk(vc_backend* self, const char* json, size_t len, const
       backend_of(self).log().warn("rejected a request that is not a JSON object");
       return VC_E_INVALID_ARGUMENT;
     }
-    return (backend_of(self).*Method)(request, op);
+    ContainerBackend& backend = backend_of(self);
+    return backend.settle_rejection(op, (backend.*Method)(request, op));
   });
 }
 
@@ -62,7 +63,8 @@ vc_status VC_CALL exec_thunk(vc_backend* self, const char* json, size_t len,
     if (stdin_data != nullptr) {
       stdin_bytes = std::string_view(reinterpret_cast<const char*>(stdin_data), stdin_len);
     }
-    return backend_of(self).exec(request, stdin_bytes, op);
+    ContainerBackend& backend = backend_of(self);
+    return backend.settle_rejection(op, backend.exec(request, stdin_bytes, op));
   });
 }
 

@@ -197,9 +197,16 @@ std::optional<std::string> ContainerBackend::computer_id_of(const nlohmann::json
 }
 
 vc_status ContainerBackend::reject(const char* operation, std::string_view why) const {
-  // A synchronous rejection has no message channel, so the reason goes to the host's log.
   log_.warn(std::string(operation) + ": invalid request: " + std::string(why));
+  rejection_ = "Invalid " + std::string(operation) + " request: " + std::string(why);
   return VC_E_INVALID_ARGUMENT;
+}
+
+vc_status ContainerBackend::settle_rejection(const vc_op* op, vc_status status) {
+  std::optional<std::string> why = std::move(rejection_);
+  rejection_.reset();
+  if (status != VC_E_INVALID_ARGUMENT || !why) return status;
+  return complete_now(op, OpOutcome::failed(OpFailure{VC_E_INVALID_ARGUMENT, *why, nullptr}));
 }
 
 OpFailure ContainerBackend::desktop_unsupported(const std::string& computer_id) const {

@@ -5,8 +5,8 @@
 // (docker_profile() for the Docker plugin), so a Podman plugin reuses all of this.
 //
 // Threading. Op functions, cancel() and destroy() are called on the host's loop thread and
-// never block: each op function checks its request (a malformed one is rejected with
-// VC_E_INVALID_ARGUMENT and never completed), accepts the op and posts the work to the
+// never block: each op function checks its request (a malformed one completes at once with
+// VC_E_INVALID_ARGUMENT and a message naming the field), accepts the op and posts the work to the
 // EngineLoop, whose thread runs every flow and calls op->complete(). Operations on one
 // computer run in order: execs in one lane, lifecycle operations (create, attach, restart,
 // remove, reset, network) in another; different computers run in parallel.
@@ -75,6 +75,11 @@ class ContainerBackend {
   vc_status wait_for_death(const nlohmann::json& request, const vc_op* op);
   vc_status tool_instructions(const nlohmann::json& request, const vc_op* op);
 
+  // [host loop] What an op function's status becomes for the host. ABI 1 gives a rejected op
+  // no message, so a rejection whose reason reject() recorded is turned into an accepted op
+  // completed at once with VC_E_INVALID_ARGUMENT and that reason; anything else passes through.
+  vc_status settle_rejection(const vc_op* op, vc_status status);
+
   // [host loop] ops->cancel().
   void cancel(const vc_op* op);
   // [host loop] ops->destroy(): stops the EngineLoop (joining its thread), then deletes this.
@@ -100,10 +105,12 @@ class ContainerBackend {
   // The valid computer_id of `request`, or nullopt (logged).
   std::optional<std::string> computer_id_of(const nlohmann::json& request,
                                             const char* operation) const;
+  // Records why `operation`'s request is invalid (see settle_rejection) and logs it.
   vc_status reject(const char* operation, std::string_view why) const;
   OpFailure desktop_unsupported(const std::string& computer_id) const;
 
   vc_backend handle_{};
+  mutable std::optional<std::string> rejection_;  // set by reject(), taken by settle_rejection()
   HostLog log_;
   const EngineProfile& profile_;
   std::unique_ptr<engine::EngineLoop> loop_;
