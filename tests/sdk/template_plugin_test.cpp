@@ -128,13 +128,17 @@ class TemplateBackendTest : public ::testing::Test {
     ASSERT_EQ(op->status(), VC_OK) << op->message();
   }
 
-  // A synchronous rejection must not be followed by a completion.
-  void expect_rejected(vc_async_op_fn fn, const json& request) {
+  // A malformed request is accepted and completed at once with VC_E_INVALID_ARGUMENT and a
+  // message (a rejected op would carry none), exactly once.
+  void expect_refused(vc_async_op_fn fn, const json& request, const std::string& operation) {
     vc_test::FakeOp op;
     std::string text = request.dump();
-    EXPECT_EQ(fn(backend_, text.data(), text.size(), op.get()), VC_E_INVALID_ARGUMENT) << request;
+    EXPECT_EQ(fn(backend_, text.data(), text.size(), op.get()), VC_OK) << request;
+    ASSERT_TRUE(op.wait()) << request;
     std::this_thread::sleep_for(20ms);
-    EXPECT_EQ(op.completions(), 0) << request;
+    EXPECT_EQ(op.completions(), 1) << request;
+    EXPECT_EQ(op.status(), VC_E_INVALID_ARGUMENT) << request;
+    EXPECT_EQ(op.message().rfind("Invalid " + operation + " request: ", 0), 0u) << op.message();
   }
 
   fs::path scratch() const { return dir_ / "scratch"; }
@@ -239,14 +243,14 @@ TEST_F(TemplateBackendTest, CreateIsIdempotentAndReportsEffectiveSettings) {
   EXPECT_TRUE(fs::exists(scratch() / "box" / "workspace" / "kept"));
 }
 
-TEST_F(TemplateBackendTest, RejectsBadRequestsSynchronously) {
-  expect_rejected(backend_->ops->create, json::object());
-  expect_rejected(backend_->ops->create, {{"computer_id", "../escape"}});
-  expect_rejected(backend_->ops->create, {{"computer_id", "UPPER"}});
-  expect_rejected(backend_->ops->create, {{"computer_id", "-leading"}});
-  expect_rejected(backend_->ops->create, {{"computer_id", std::string(64, 'a')}});
-  expect_rejected(backend_->ops->attach, {{"computer_id", "a/b"}});
-  expect_rejected(backend_->ops->remove, {{"computer_id", ".."}});
+TEST_F(TemplateBackendTest, RefusesBadRequestsAtOnceWithAMessage) {
+  expect_refused(backend_->ops->create, json::object(), "create");
+  expect_refused(backend_->ops->create, {{"computer_id", "../escape"}}, "create");
+  expect_refused(backend_->ops->create, {{"computer_id", "UPPER"}}, "create");
+  expect_refused(backend_->ops->create, {{"computer_id", "-leading"}}, "create");
+  expect_refused(backend_->ops->create, {{"computer_id", std::string(64, 'a')}}, "create");
+  expect_refused(backend_->ops->attach, {{"computer_id", "a/b"}}, "attach");
+  expect_refused(backend_->ops->remove, {{"computer_id", ".."}}, "remove");
   for (const json& bad_exec : {
            json{{"computer_id", "box"}, {"timeout_ms", 1000}, {"output_limit", 0}},
            json{{"computer_id", "box"}, {"command", "x"}, {"argv", {"x"}}, {"timeout_ms", 1000},
@@ -259,15 +263,19 @@ TEST_F(TemplateBackendTest, RejectsBadRequestsSynchronously) {
     vc_test::FakeOp op;
     std::string text = bad_exec.dump();
     EXPECT_EQ(backend_->ops->exec(backend_, text.data(), text.size(), nullptr, 0, op.get()),
-              VC_E_INVALID_ARGUMENT)
+              VC_OK)
         << bad_exec;
-    std::this_thread::sleep_for(20ms);
-    EXPECT_EQ(op.completions(), 0);
+    ASSERT_TRUE(op.wait()) << bad_exec;
+    EXPECT_EQ(op.status(), VC_E_INVALID_ARGUMENT) << bad_exec;
+    EXPECT_EQ(op.message().rfind("Invalid exec request: ", 0), 0u) << op.message();
   }
+  // A request that is not JSON at all is still rejected outright, never completed.
   vc_test::FakeOp op;
   std::string not_json = "{not json";
   EXPECT_EQ(backend_->ops->list(backend_, not_json.data(), not_json.size(), op.get()),
             VC_E_INVALID_ARGUMENT);
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(op.completions(), 0);
   EXPECT_FALSE(fs::exists(dir_ / "escape"));
 }
 

@@ -47,7 +47,8 @@ vc_status VC_CALL op_thunk(vc_backend* self, const char* json, size_t len, const
       backend_of(self).log().warn("rejected a request that is not a JSON object");
       return VC_E_INVALID_ARGUMENT;
     }
-    return (backend_of(self).*Method)(request, op);
+    TemplateBackend& backend = backend_of(self);
+    return backend.settle_rejection(op, (backend.*Method)(request, op));
   });
 }
 
@@ -63,7 +64,8 @@ vc_status VC_CALL exec_thunk(vc_backend* self, const char* json, size_t len,
     if (stdin_data != nullptr) {
       stdin_bytes = std::string_view(reinterpret_cast<const char*>(stdin_data), stdin_len);
     }
-    return backend_of(self).exec(request, stdin_bytes, op);
+    TemplateBackend& backend = backend_of(self);
+    return backend.settle_rejection(op, backend.exec(request, stdin_bytes, op));
   });
 }
 

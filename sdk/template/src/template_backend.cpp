@@ -151,9 +151,16 @@ std::string TemplateBackend::computer_id_of(const nlohmann::json& request,
 }
 
 vc_status TemplateBackend::reject(const char* operation, std::string_view why) const {
-  // A synchronous rejection has no message channel, so the reason goes to the host's log.
   log_.warn(std::string(operation) + ": invalid request: " + std::string(why));
+  rejection_ = "Invalid " + std::string(operation) + " request: " + std::string(why) + ".";
   return VC_E_INVALID_ARGUMENT;
+}
+
+vc_status TemplateBackend::settle_rejection(const vc_op* op, vc_status status) {
+  std::optional<std::string> why = std::move(rejection_);
+  rejection_.reset();
+  if (status != VC_E_INVALID_ARGUMENT || !why) return status;
+  return complete_now(op, OpResult::error(VC_E_INVALID_ARGUMENT, *why));
 }
 
 void TemplateBackend::end_death_watches(const std::string& computer_id, std::string_view reason) {

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -52,6 +53,11 @@ class TemplateBackend {
   // [loop-thread] ops->destroy(): stops every plugin thread, then deletes the instance.
   void destroy();
 
+  // [host loop] What an op function's status becomes for the host. A rejected op has no
+  // message in ABI 1, so a rejection whose reason reject() recorded becomes an accepted op
+  // completed at once with VC_E_INVALID_ARGUMENT and that reason; other statuses pass through.
+  vc_status settle_rejection(const vc_op* op, vc_status status);
+
   const HostLog& log() const { return log_; }
 
  private:
@@ -67,12 +73,14 @@ class TemplateBackend {
   vc_status complete_now(const vc_op* op, const OpResult& result);
   // Returns the valid computer_id of `request`, or an empty string (and logs why).
   std::string computer_id_of(const nlohmann::json& request, const char* operation) const;
+  // Records why `operation`'s request is invalid (see settle_rejection) and logs it.
   vc_status reject(const char* operation, std::string_view why) const;
   // Ends every wait_for_death of a computer whose directory this backend removed.
   void end_death_watches(const std::string& computer_id, std::string_view reason);
   void run_exec(ExecJob& job);
 
   vc_backend handle_{};
+  mutable std::optional<std::string> rejection_;  // set by reject(), taken by settle_rejection()
   HostLog log_;
   ComputerStore store_;
   OpRegistry registry_;
