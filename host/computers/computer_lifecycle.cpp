@@ -131,6 +131,22 @@ struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
     return registry != nullptr && registry->settings().computer_id == computer_id;
   }
 
+  // Validates (once), then runs change(): restart, factory reset, network access.
+  CancelHandle validated_change(plugins::Operation op, Json request, std::string computer_id,
+                                InfoDone done) {
+    auto running = chain();
+    auto shared_done = std::make_shared<InfoDone>(std::move(done));
+    validated_then(
+        running,
+        [self = shared_from_this(), running, op, request = std::move(request),
+         computer_id = std::move(computer_id), shared_done] {
+          self->change(running, op, request, computer_id,
+                       [shared_done](Expected<ComputerInfo> info) { (*shared_done)(std::move(info)); });
+        },
+        [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
+    return running;
+  }
+
   // Runs a computer-changing op, inside the registry's maintenance window when it concerns
   // the server's own computer.
   void change(const std::shared_ptr<OpChain>& chain, plugins::Operation op, const Json& request,
@@ -226,54 +242,21 @@ CancelHandle ComputerLifecycle::create(CreateSpec spec, ProgressFn progress, Inf
 }
 
 CancelHandle ComputerLifecycle::restart(const std::string& computer_id, InfoDone done) {
-  auto chain = state_->chain();
-  auto state = state_;
-  auto shared_done = std::make_shared<InfoDone>(std::move(done));
-  state_->validated_then(
-      chain,
-      [chain, state, computer_id, shared_done] {
-        state->change(chain, plugins::Operation::restart, computer_request(computer_id),
-                      computer_id, [shared_done](Expected<ComputerInfo> info) {
-                        (*shared_done)(std::move(info));
-                      });
-      },
-      [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
-  return chain;
+  return state_->validated_change(plugins::Operation::restart, computer_request(computer_id),
+                                  computer_id, std::move(done));
 }
 
 CancelHandle ComputerLifecycle::factory_reset(const std::string& computer_id, InfoDone done) {
-  auto chain = state_->chain();
-  auto state = state_;
-  auto shared_done = std::make_shared<InfoDone>(std::move(done));
-  state_->validated_then(
-      chain,
-      [chain, state, computer_id, shared_done] {
-        state->change(chain, plugins::Operation::factory_reset, computer_request(computer_id),
-                      computer_id, [shared_done](Expected<ComputerInfo> info) {
-                        (*shared_done)(std::move(info));
-                      });
-      },
-      [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
-  return chain;
+  return state_->validated_change(plugins::Operation::factory_reset,
+                                  computer_request(computer_id), computer_id, std::move(done));
 }
 
 CancelHandle ComputerLifecycle::set_network_access(const std::string& computer_id, bool enabled,
                                                    InfoDone done) {
-  auto chain = state_->chain();
-  auto state = state_;
-  auto shared_done = std::make_shared<InfoDone>(std::move(done));
-  state_->validated_then(
-      chain,
-      [chain, state, computer_id, enabled, shared_done] {
-        Json request = computer_request(computer_id);
-        request["enabled"] = enabled;
-        state->change(chain, plugins::Operation::set_network_access, request, computer_id,
-                      [shared_done](Expected<ComputerInfo> info) {
-                        (*shared_done)(std::move(info));
-                      });
-      },
-      [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
-  return chain;
+  Json request = computer_request(computer_id);
+  request["enabled"] = enabled;
+  return state_->validated_change(plugins::Operation::set_network_access, request, computer_id,
+                                  std::move(done));
 }
 
 CancelHandle ComputerLifecycle::remove(const std::string& computer_id,

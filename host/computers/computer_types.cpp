@@ -79,17 +79,12 @@ Json ComputerInfo::to_json() const {
 }
 
 Json ComputerInfo::to_listing_json(const std::string& backend) const {
+  const Json fields = to_json();
   Json doc = Json::object();
-  doc["computer_id"] = computer_id;
-  doc["sandbox_id"] = sandbox_id;
-  doc["backend"] = backend;
-  doc["state"] = state;
-  doc["temporary"] = temporary;
-  doc["image"] = optional_to_json(image);
-  doc["created_at"] = optional_to_json(created_at);
-  doc["network_access"] = network_access;
-  doc["desktop_environment"] = desktop_environment;
-  doc["desktop_url"] = optional_to_json(desktop_url);
+  for (const auto& field : fields.items()) {
+    doc[field.key()] = field.value();
+    if (field.key() == "sandbox_id") doc["backend"] = backend;
+  }
   return doc;
 }
 

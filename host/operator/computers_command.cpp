@@ -13,6 +13,7 @@
 #include "common/json.h"
 #include "common/utf8_repair.h"
 #include "computers/computer_lifecycle.h"
+#include "computers/lifecycle_reports.h"
 #include "operator/computer_table.h"
 #include "operator/confirmation.h"
 #include "server/server_parts.h"
@@ -25,7 +26,6 @@ using cli::ComputersAction;
 using computers::ComputerInfo;
 using computers::ExecOutcome;
 
-constexpr uint64_t kBackendShutdownDeadlineMs = 4000;
 constexpr int kTimedOutExitCode = 124;  // as timeout(1)
 
 const char* outcome_name(ExecOutcome outcome) {
@@ -62,13 +62,6 @@ class Reporter {
  private:
   bool json_;
 };
-
-Json computer_outcome(const ComputerInfo& computer) {
-  return Json{{"ok", true},
-              {"computer_id", computer.computer_id},
-              {"sandbox_id", computer.sandbox_id},
-              {"temporary", computer.temporary}};
-}
 
 std::optional<std::string> confirmation_question(const cli::ComputersCommand& command) {
   const std::string id = "'" + command.computer_id + "'";
@@ -112,25 +105,21 @@ class OperatorRun {
       case ComputersAction::list:
         return lifecycle_->list([this](Expected<std::vector<ComputerInfo>> listed) {
           if (!listed) return finish(failed(listed.failure()));
-          Json entries = Json::array();
-          for (const auto& computer : listed.value()) {
-            entries.push_back(computer.to_listing_json(lifecycle_->backend_name()));
-          }
-          const size_t count = entries.size();
-          finish(reporter_.succeed(Json{{"computers", std::move(entries)}, {"count", count}},
-                                   format_computer_table(listed.value())));
+          finish(reporter_.succeed(
+              computers::computer_listing_report(listed.value(), lifecycle_->backend_name()),
+              format_computer_table(listed.value())));
         });
       case ComputersAction::restart:
         return lifecycle_->restart(id, [this](Expected<ComputerInfo> done) {
           if (!done) return finish(failed(done.failure()));
-          finish(reporter_.succeed(computer_outcome(done.value()),
+          finish(reporter_.succeed(computers::computer_changed_report(done.value()),
                                    "Restarted computer '" + done.value().computer_id +
                                        "' (sandbox " + done.value().sandbox_id + ").\n"));
         });
       case ComputersAction::reset:
         return lifecycle_->factory_reset(id, [this](Expected<ComputerInfo> done) {
           if (!done) return finish(failed(done.failure()));
-          finish(reporter_.succeed(computer_outcome(done.value()),
+          finish(reporter_.succeed(computers::computer_changed_report(done.value()),
                                    "Factory-reset computer '" + done.value().computer_id +
                                        "': it has fresh files (sandbox " +
                                        done.value().sandbox_id + ").\n"));
@@ -138,7 +127,7 @@ class OperatorRun {
       case ComputersAction::remove:
         return lifecycle_->remove(id, [this, id](Expected<bool> done) {
           if (!done) return finish(failed(done.failure()));
-          finish(reporter_.succeed(Json{{"ok", true}, {"computer_id", id}, {"deleted", true}},
+          finish(reporter_.succeed(computers::computer_deleted_report(id),
                                    "Deleted computer '" + id + "'.\n"));
         });
       case ComputersAction::exec:
@@ -211,7 +200,7 @@ class OperatorRun {
     exit_code_ = exit_code;
     running_.reset();
     signals_->close([] {});
-    if (backend_) backend_->shutdown(kBackendShutdownDeadlineMs, [] {});
+    if (backend_) backend_->shutdown(server::kBackendShutdownDeadlineMs, [] {});
   }
 
   uv_loop_t* loop_;

@@ -15,7 +15,6 @@ namespace vc::server {
 namespace {
 
 constexpr auto kShutdownGrace = std::chrono::seconds(5);
-constexpr uint64_t kBackendShutdownDeadlineMs = 4000;  // inside the watchdog's grace
 
 const char* signal_name(int signal_number) {
   return signal_number == SIGINT ? "SIGINT" : signal_number == SIGTERM ? "SIGTERM" : "a signal";

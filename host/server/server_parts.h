@@ -4,6 +4,7 @@
 // [loop-thread] for every function.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@
 #include "plugins/plugin_module.h"
 
 namespace vc::server {
+
+// How long a process waits for the backend's pending ops at shutdown (inside the shutdown
+// watchdog's grace) before it gives up on them.
+inline constexpr uint64_t kBackendShutdownDeadlineMs = 4000;
 
 // Creates the backend instance of `module` with the configured options and state directory.
 Expected<std::shared_ptr<plugins::Backend>> start_backend(

@@ -6,16 +6,13 @@
 
 #include "computers/computer_lifecycle.h"
 #include "computers/computer_registry.h"
+#include "tools/tool_call_support.h"
 #include "tools/tool_schema.h"
 
 namespace vc::tools {
 namespace {
 
 using computers::ComputerInfo;
-
-mcp::ToolResult error_payload(const std::string& message) {
-  return mcp::ToolResult::from_payload(Json{{"error", message}}, /*is_error=*/true);
-}
 
 // The runtime_* fields (spec §1.5). Preparing a container runtime is a Windows-only step of
 // the original; here the runtime is ready from the start.
@@ -73,33 +70,12 @@ Json status_output_schema() {
         {"error", typed("string", "Present only when the call failed; says why.")}}}};
 }
 
-void cancel_with(const std::shared_ptr<mcp::ToolCall>& call, const CancelHandle& running) {
-  std::weak_ptr<Cancellable> weak = running;
-  call->on_cancel([weak] {
-    if (auto live = weak.lock()) live->cancel();
-  });
-}
-
-mcp::ToolDefinition make_definition(const char* name, std::optional<std::string> title,
-                               const char* description, Json input, Json output, Json annotations,
-                               Json meta) {
-  mcp::ToolDefinition tool;
-  tool.name = name;
-  tool.title = std::move(title);
-  tool.description = description;
-  tool.input_schema = std::move(input);
-  tool.output_schema = std::move(output);
-  tool.annotations = std::move(annotations);
-  tool.meta = std::move(meta);
-  return tool;
-}
-
 class ComputerUiTool final : public mcp::Tool {
  public:
   explicit ComputerUiTool(const CatalogContext& context)
       : config_(*context.config),
         registry_(*context.registry),
-        definition_(make_definition(
+        definition_(tool_definition(
             "computer_ui", "Open Virtual Computer",
             "Open the virtual computer: start it if needed and show its id, network and desktop "
             "state and workspace directory.",
@@ -130,7 +106,7 @@ class RuntimeStatusTool final : public mcp::Tool {
   explicit RuntimeStatusTool(const CatalogContext& context)
       : config_(*context.config),
         registry_(*context.registry),
-        definition_(make_definition("runtime_status", std::nullopt,
+        definition_(tool_definition("runtime_status", std::nullopt,
                                "Read genuine lazy container-runtime setup progress.",
                                object_schema("runtime_status", Json::object(), {}),
                                status_output_schema(), read_only_annotations(), app_only_meta())) {}
@@ -153,7 +129,7 @@ class SetNetworkAccessTool final : public mcp::Tool {
       : config_(*context.config),
         registry_(*context.registry),
         lifecycle_(*context.lifecycle),
-        definition_(make_definition(
+        definition_(tool_definition(
             "set_network_access", std::nullopt,
             "Change the running Docker computer's real network access.",
             object_schema("set_network_access",

@@ -10,6 +10,7 @@
 #include "common/sha256.h"
 #include "tools/file_path.h"
 #include "tools/file_scripts.h"
+#include "tools/tool_call_support.h"
 #include "tools/tool_schema.h"
 #include "common/utf8_repair.h"
 
@@ -218,34 +219,17 @@ class FileTool : public mcp::Tool {
     }
     return resolved.value();
   }
-  static void cancel_with(const std::shared_ptr<mcp::ToolCall>& call, const CancelHandle& running) {
-    std::weak_ptr<Cancellable> weak = running;
-    call->on_cancel([weak] {
-      if (auto live = weak.lock()) live->cancel();
-    });
-  }
 
   Settings settings_;
   computers::ComputerRegistry& registry_;
   mcp::ToolDefinition definition_;
 };
 
-mcp::ToolDefinition make_definition(const char* name, const char* description, Json input, Json output,
-                               Json annotations) {
-  mcp::ToolDefinition tool;
-  tool.name = name;
-  tool.description = description;
-  tool.input_schema = std::move(input);
-  tool.output_schema = std::move(output);
-  tool.annotations = std::move(annotations);
-  return tool;
-}
-
 class ReadFileTool final : public FileTool {
  public:
   ReadFileTool(Settings settings, computers::ComputerRegistry& registry)
       : FileTool(std::move(settings), registry,
-                 make_definition("read_file", "Read a UTF-8 text file from the computer.",
+                 tool_definition("read_file", "Read a UTF-8 text file from the computer.",
                             object_schema("read_file",
                                           Json{{"path", string_property("Path", "UTF-8 text file path, absolute or relative to /workspace.")}},
                                           {"path"}),
@@ -274,7 +258,7 @@ class WriteFileTool final : public FileTool {
  public:
   WriteFileTool(Settings settings, computers::ComputerRegistry& registry)
       : FileTool(std::move(settings), registry,
-                 make_definition("write_file", "Create or replace a UTF-8 text file on the computer (atomically).",
+                 tool_definition("write_file", "Create or replace a UTF-8 text file on the computer (atomically).",
                             object_schema("write_file",
                                           Json{{"path", string_property("Path", "UTF-8 text file path, absolute or relative to /workspace.")},
                                                {"content", string_property("Content", "Complete UTF-8 text to save.")},
@@ -338,7 +322,7 @@ class EditFileTool final : public FileTool {
  public:
   EditFileTool(Settings settings, computers::ComputerRegistry& registry)
       : FileTool(std::move(settings), registry,
-                 make_definition("edit_file", "Replace text in a UTF-8 text file on the computer.",
+                 tool_definition("edit_file", "Replace text in a UTF-8 text file on the computer.",
                             object_schema("edit_file",
                                           Json{{"path", string_property("Path", "UTF-8 text file path, absolute or relative to /workspace.")},
                                                {"old_text", string_property("Old Text", "Exact text to replace.")},
@@ -470,7 +454,7 @@ class ListDirectoryTool final : public FileTool {
  public:
   ListDirectoryTool(Settings settings, computers::ComputerRegistry& registry)
       : FileTool(std::move(settings), registry,
-                 make_definition("list_directory", "List a directory on the computer: directories first, then files, by name.",
+                 tool_definition("list_directory", "List a directory on the computer: directories first, then files, by name.",
                             object_schema("list_directory",
                                           Json{{"path", Json{{"default", "."},
                                                              {"description", "Directory path, absolute or relative to /workspace."},

@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "computers/computer_lifecycle.h"
+#include "computers/lifecycle_reports.h"
+#include "tools/tool_call_support.h"
 #include "tools/tool_schema.h"
 
 namespace vc::tools {
@@ -16,10 +18,6 @@ using computers::ComputerInfo;
 using computers::ComputerLifecycle;
 
 constexpr const char* kComputerIdPattern = "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$";
-
-mcp::ToolResult error_payload(const std::string& message) {
-  return mcp::ToolResult::from_payload(Json{{"error", message}}, /*is_error=*/true);
-}
 
 Json computer_id_property(const char* description) {
   return Json{{"description", description},
@@ -46,13 +44,6 @@ Json computer_outcome_schema() {
                              {"temporary", typed("boolean", "Always false here.")}});
 }
 
-Json computer_outcome(const ComputerInfo& computer) {
-  return Json{{"ok", true},
-              {"computer_id", computer.computer_id},
-              {"sandbox_id", computer.sandbox_id},
-              {"temporary", computer.temporary}};
-}
-
 // A fresh name for a computer created without one: computer-<8 hex digits>.
 std::string generated_computer_id() {
   std::random_device entropy;
@@ -65,24 +56,13 @@ class LifecycleTool : public mcp::Tool {
  public:
   LifecycleTool(ComputerLifecycle& lifecycle, const char* name, const char* description,
                 Json input, Json output, Json hints)
-      : lifecycle_(lifecycle) {
-    definition_.name = name;
-    definition_.description = description;
-    definition_.input_schema = std::move(input);
-    definition_.output_schema = std::move(output);
-    definition_.annotations = std::move(hints);
-  }
+      : lifecycle_(lifecycle),
+        definition_(tool_definition(name, description, std::move(input), std::move(output),
+                                    std::move(hints))) {}
 
   const mcp::ToolDefinition& definition() const override { return definition_; }
 
  protected:
-  static void cancel_with(const std::shared_ptr<mcp::ToolCall>& call, const CancelHandle& running) {
-    std::weak_ptr<Cancellable> weak = running;
-    call->on_cancel([weak] {
-      if (auto live = weak.lock()) live->cancel();
-    });
-  }
-
   // computer_restart and computer_factory_reset: one id in, the computer outcome out.
   static Json id_schema(const std::string& tool, const char* description) {
     return object_schema(tool, Json{{"computer_id", computer_id_property(description)}},
@@ -109,13 +89,8 @@ class ComputerListTool final : public LifecycleTool {
         [call, backend = lifecycle_.backend_name()](
             Expected<std::vector<ComputerInfo>> listed) {
           if (!listed) return call->finish(error_payload(listed.failure().message));
-          Json computers = Json::array();
-          for (const auto& computer : listed.value()) {
-            computers.push_back(computer.to_listing_json(backend));
-          }
-          const size_t count = computers.size();
           call->finish(mcp::ToolResult::from_payload(
-              Json{{"computers", std::move(computers)}, {"count", count}}, false));
+              computers::computer_listing_report(listed.value(), backend), false));
         });
     cancel_with(call, running);
   }
@@ -158,7 +133,8 @@ class ComputerCreateTool final : public LifecycleTool {
         },
         [call](Expected<ComputerInfo> created) {
           if (!created) return call->finish(error_payload(created.failure().message));
-          call->finish(mcp::ToolResult::from_payload(computer_outcome(created.value()), false));
+          call->finish(mcp::ToolResult::from_payload(
+              computers::computer_changed_report(created.value()), false));
         });
     cancel_with(call, running);
   }
@@ -183,7 +159,8 @@ class ComputerChangeTool final : public LifecycleTool {
     const auto computer_id = call->arguments().at("computer_id").get<std::string>();
     auto done = [call](Expected<ComputerInfo> changed) {
       if (!changed) return call->finish(error_payload(changed.failure().message));
-      call->finish(mcp::ToolResult::from_payload(computer_outcome(changed.value()), false));
+      call->finish(mcp::ToolResult::from_payload(
+          computers::computer_changed_report(changed.value()), false));
     };
     auto running = change_ == Change::restart ? lifecycle_.restart(computer_id, done)
                                               : lifecycle_.factory_reset(computer_id, done);
@@ -210,8 +187,8 @@ class ComputerDeleteTool final : public LifecycleTool {
     const auto computer_id = call->arguments().at("computer_id").get<std::string>();
     auto running = lifecycle_.remove(computer_id, [call, computer_id](Expected<bool> removed) {
       if (!removed) return call->finish(error_payload(removed.failure().message));
-      call->finish(mcp::ToolResult::from_payload(
-          Json{{"ok", true}, {"computer_id", computer_id}, {"deleted", true}}, false));
+      call->finish(
+          mcp::ToolResult::from_payload(computers::computer_deleted_report(computer_id), false));
     });
     cancel_with(call, running);
   }

@@ -6,6 +6,7 @@
 #include "tools/terminal_execute_arguments.h"
 #include "tools/terminal_execute_definition.h"
 #include "tools/terminal_execute_payload.h"
+#include "tools/tool_call_support.h"
 
 namespace vc::tools {
 namespace {
@@ -55,10 +56,7 @@ void TerminalExecuteTool::call(std::shared_ptr<mcp::ToolCall> call) {
   };
   CancelHandle running =
       registry_.execute(std::move(request).value(), progress_reporter(call), std::move(on_done));
-  std::weak_ptr<Cancellable> weak_running = running;
-  call->on_cancel([weak_running] {
-    if (auto live = weak_running.lock()) live->cancel();
-  });
+  cancel_with(call, running);
 }
 
 std::unique_ptr<mcp::Tool> make_terminal_execute_tool(const CatalogContext& context) {

@@ -25,6 +25,26 @@ Json typed(Json type, const char* description) {
   return Json{{"type", std::move(type)}, {"description", description}};
 }
 
+mcp::ToolDefinition tool_definition(const char* name, const char* description, Json input,
+                                    Json output, Json annotations) {
+  return tool_definition(name, std::nullopt, description, std::move(input), std::move(output),
+                         std::move(annotations), nullptr);
+}
+
+mcp::ToolDefinition tool_definition(const char* name, std::optional<std::string> title,
+                                    const char* description, Json input, Json output,
+                                    Json annotations, Json meta) {
+  mcp::ToolDefinition tool;
+  tool.name = name;
+  tool.title = std::move(title);
+  tool.description = description;
+  tool.input_schema = std::move(input);
+  tool.output_schema = std::move(output);
+  tool.annotations = std::move(annotations);
+  tool.meta = std::move(meta);
+  return tool;
+}
+
 Json read_only_annotations() {
   return Json{{"readOnlyHint", true}, {"destructiveHint", false}, {"idempotentHint", true},
               {"openWorldHint", false}};

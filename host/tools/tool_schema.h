@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "common/json.h"
+#include "mcp/tool.h"
 
 namespace vc::tools {
 
@@ -20,6 +23,14 @@ Json object_schema(const std::string& tool, Json properties, std::vector<std::st
 
 // {"type","description"}: one property of an output schema.
 Json typed(Json type, const char* description);
+
+// A tool's definition for tools/list; no title, no _meta.
+mcp::ToolDefinition tool_definition(const char* name, const char* description, Json input,
+                                    Json output, Json annotations);
+// The same with a title and _meta (null for none).
+mcp::ToolDefinition tool_definition(const char* name, std::optional<std::string> title,
+                                    const char* description, Json input, Json output,
+                                    Json annotations, Json meta);
 
 // Annotations of a tool that only reads.
 Json read_only_annotations();
