@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libuv1-dev libboost-dev nlohmann-json3-dev
-          libspdlog-dev libcli11-dev node-llhttp)
+          libspdlog-dev libcli11-dev node-llhttp libarchive-dev)
 if [[ "${1:-}" == "test" ]]; then
   packages+=(libgtest-dev libgmock-dev)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)

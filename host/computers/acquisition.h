@@ -46,6 +46,9 @@ class Acquisition : public std::enable_shared_from_this<Acquisition> {
   // VC_E_CANCELLED — while the attempt goes on for the others.
   CancelHandle join(ProgressFn progress, Done done);
 
+  // [loop-thread] The latest progress event of the attempt, if any came.
+  const std::optional<ProgressEvent>& latest_progress() const { return latest_progress_; }
+
   // [loop-thread] Abandons the attempt: the running backend op is cancelled and every waiter
   // then gets the outcome (normally VC_E_CANCELLED).
   void cancel();

@@ -259,6 +259,14 @@ CancelHandle ComputerLifecycle::set_network_access(const std::string& computer_i
                                   std::move(done));
 }
 
+CancelHandle ComputerLifecycle::set_desktop_environment(const std::string& computer_id,
+                                                        bool enabled, InfoDone done) {
+  Json request = computer_request(computer_id);
+  request["enabled"] = enabled;
+  return state_->validated_change(plugins::Operation::set_desktop_environment, request,
+                                  computer_id, std::move(done));
+}
+
 CancelHandle ComputerLifecycle::remove(const std::string& computer_id,
                                        std::function<void(Expected<bool>)> done) {
   auto chain = state_->chain();

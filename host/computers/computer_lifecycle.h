@@ -81,6 +81,11 @@ class ComputerLifecycle {
   CancelHandle set_network_access(const std::string& computer_id, bool enabled,
                                   std::function<void(Expected<ComputerInfo>)> done);
 
+  // Switches a computer's Xfce desktop on or off in place; the result carries the live state.
+  // A computer made from a headless or custom image refuses "on" (its data left untouched).
+  CancelHandle set_desktop_environment(const std::string& computer_id, bool enabled,
+                                       std::function<void(Expected<ComputerInfo>)> done);
+
   // Runs a command on an existing computer (started first if it is stopped, its network and
   // desktop state kept), handing output to `output` as it arrives. request.output_limit 0
   // means no limit. VC_E_NOT_FOUND when there is no such computer.

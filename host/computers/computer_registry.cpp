@@ -47,6 +47,13 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     return std::nullopt;
   }
 
+  // What the running acquisition last reported (building an image, creating the computer).
+  std::optional<ProgressEvent> setup_progress() const {
+    if (!acquisition_ || computer_) return std::nullopt;
+    if (auto latest = acquisition_->latest_progress()) return latest;
+    return ProgressEvent{0, std::nullopt, "Preparing the computer"};
+  }
+
   CancelHandle acquire(ProgressFn progress, AcquireDone done) {
     if (auto refused = refusal()) {
       done(*refused);
@@ -284,6 +291,10 @@ ComputerRegistry::ComputerRegistry(std::shared_ptr<plugins::Backend> backend,
 ComputerRegistry::~ComputerRegistry() { shutdown(); }
 
 const RegistrySettings& ComputerRegistry::settings() const { return state_->settings(); }
+
+std::optional<ProgressEvent> ComputerRegistry::setup_progress() const {
+  return state_->setup_progress();
+}
 
 CancelHandle ComputerRegistry::acquire(ProgressFn progress,
                                        std::function<void(Expected<ComputerInfo>)> done) {

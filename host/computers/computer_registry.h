@@ -60,6 +60,10 @@ class ComputerRegistry {
   // [loop-thread] The last known state of the computer, if it has been acquired.
   std::optional<ComputerInfo> current() const;
 
+  // [loop-thread] While the computer is being acquired: the latest progress event (an image
+  // build's step, "Creating the computer"); nullopt when no acquisition runs.
+  std::optional<ProgressEvent> setup_progress() const;
+
   // [loop-thread] An intentional restart, factory reset, removal or network change of this
   // server's computer is starting: the death watch pauses (a stop asked for is not a death)
   // until the matching end_maintenance(). Calls nest.

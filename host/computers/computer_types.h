@@ -45,6 +45,13 @@ struct ComputerInfo {
   Json to_listing_json(const std::string& backend) const;
 };
 
+// One progress report of a backend operation (the SDK's progress_event schema).
+struct ProgressEvent {
+  double progress = 0;
+  std::optional<double> total;
+  std::string message;
+};
+
 struct ExecResult {
   std::string stdout_bytes;  // raw bytes (not yet UTF-8 decoded)
   std::string stderr_bytes;

@@ -41,11 +41,6 @@ struct ExecCompletion {
 Expected<ExecCompletion> read_exec_result(const Json& result);
 
 // One VC_STREAM_PROGRESS event: {"progress":n,"total":n?,"message":s?}.
-struct ProgressEvent {
-  double progress = 0;
-  std::optional<double> total;
-  std::string message;
-};
 // nullopt for anything that is not such an event (progress is advisory: a bad one is dropped).
 std::optional<ProgressEvent> read_progress_event(std::string_view bytes);
 

@@ -1,6 +1,8 @@
-// computer_status_tools.cpp — computer_ui, runtime_status, set_network_access.
+// computer_status_tools.cpp — computer_ui, runtime_status, set_network_access,
+// set_desktop_environment.
 #include "tools/computer_status_tools.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -15,13 +17,22 @@ namespace {
 using computers::ComputerInfo;
 
 // The runtime_* fields (spec §1.5). Preparing a container runtime is a Windows-only step of
-// the original; here the runtime is ready from the start.
-void add_runtime_fields(Json& payload) {
-  payload["runtime_state"] = "ready";
-  payload["runtime_phase"] = "ready";
-  payload["runtime_message"] = "Container runtime bootstrap is not required.";
-  payload["runtime_progress"] = 4.0;
-  payload["runtime_total"] = 4.0;
+// the original; here the runtime is ready from the start, and what the fields show while the
+// computer is being set up (the desktop image building, the computer starting) is that
+// setup's progress, on the original's 0-4 scale, so a client polling runtime_status sees it.
+void add_runtime_fields(Json& payload, const std::optional<computers::ProgressEvent>& setup) {
+  constexpr double kScale = 4.0;
+  payload["runtime_state"] = setup ? "working" : "ready";
+  payload["runtime_phase"] = setup ? "preparing_computer" : "ready";
+  payload["runtime_message"] =
+      setup ? setup->message : std::string("Container runtime bootstrap is not required.");
+  double fraction = 1.0;
+  if (setup) {
+    fraction = setup->total && *setup->total > 0 ? setup->progress / *setup->total : 0.0;
+    fraction = std::clamp(fraction, 0.0, 0.99);
+  }
+  payload["runtime_progress"] = fraction * kScale;
+  payload["runtime_total"] = kScale;
   payload["downloaded_bytes"] = nullptr;
   payload["download_total_bytes"] = nullptr;
   payload["runtime_error"] = nullptr;
@@ -34,7 +45,8 @@ Json desktop_url_of(const std::optional<ComputerInfo>& computer) {
 // {operation, computer_id, computer_attached, desktop_environment, network_access,
 // desktop_url, workspace_directory, runtime_*}: live values when `computer` is known, else the
 // configured ones.
-Json status_payload(const cli::ServerConfig& config, const std::optional<ComputerInfo>& computer) {
+Json status_payload(const cli::ServerConfig& config, const std::optional<ComputerInfo>& computer,
+                    const std::optional<computers::ProgressEvent>& setup = std::nullopt) {
   Json payload{{"operation", "idle"},
                {"computer_id", config.computer_id},
                {"computer_attached", computer.has_value()},
@@ -43,7 +55,7 @@ Json status_payload(const cli::ServerConfig& config, const std::optional<Compute
                {"network_access", computer ? computer->network_access : config.network_access},
                {"desktop_url", desktop_url_of(computer)},
                {"workspace_directory", config.workspace_directory}};
-  add_runtime_fields(payload);
+  add_runtime_fields(payload, setup);
   return payload;
 }
 
@@ -114,7 +126,8 @@ class RuntimeStatusTool final : public mcp::Tool {
   const mcp::ToolDefinition& definition() const override { return definition_; }
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
-    call->finish(mcp::ToolResult::from_payload(status_payload(config_, registry_.current()), false));
+    call->finish(mcp::ToolResult::from_payload(
+        status_payload(config_, registry_.current(), registry_.setup_progress()), false));
   }
 
  private:
@@ -123,34 +136,42 @@ class RuntimeStatusTool final : public mcp::Tool {
   mcp::ToolDefinition definition_;
 };
 
-class SetNetworkAccessTool final : public mcp::Tool {
+// {operation, computer_id, desktop_environment, desktop_url, network_access,
+// workspace_directory}: what both switches answer (spec §1.7, §1.8).
+Json switch_payload(const cli::ServerConfig& config, const ComputerInfo& computer) {
+  return Json{{"operation", "idle"},
+              {"computer_id", computer.computer_id},
+              {"desktop_environment", computer.desktop_environment},
+              {"desktop_url", desktop_url_of(computer)},
+              {"network_access", computer.network_access},
+              {"workspace_directory", config.workspace_directory}};
+}
+
+Json switch_output_schema(const char* changed_field, const char* changed_description) {
+  Json properties = {
+      {"operation", typed("string", "Always \"idle\".")},
+      {"computer_id", typed("string", "The computer's name.")},
+      {"desktop_environment", typed("boolean", "Whether the Xfce desktop is on.")},
+      {"desktop_url", typed(Json::array({"string", "null"}), "URL of the live desktop, or null.")},
+      {"network_access", typed("boolean", "Whether the computer can reach the network.")},
+      {"workspace_directory", typed("string", "Where commands run.")},
+      {"error", typed("string", "Present only when the call failed; says why.")}};
+  properties[changed_field] = typed("boolean", changed_description);
+  return Json{{"type", "object"}, {"properties", properties}};
+}
+
+// A switch of the server's computer: acquire it (creating it if needed), then change it
+// through the lifecycle. Network access and the desktop share this shape.
+class ComputerSwitchTool : public mcp::Tool {
  public:
-  explicit SetNetworkAccessTool(const CatalogContext& context)
+  enum class Change { network_access, desktop_environment };
+
+  ComputerSwitchTool(const CatalogContext& context, mcp::ToolDefinition definition, Change change)
       : config_(*context.config),
         registry_(*context.registry),
         lifecycle_(*context.lifecycle),
-        definition_(tool_definition(
-            "set_network_access", std::nullopt,
-            "Change the running Docker computer's real network access.",
-            object_schema("set_network_access",
-                          Json{{"enabled",
-                                Json{{"description",
-                                      "Whether the Docker computer may access the network."},
-                                     {"title", "Enabled"},
-                                     {"type", "boolean"}}}},
-                          {"enabled"}),
-            Json{{"type", "object"},
-                 {"properties",
-                  {{"operation", typed("string", "Always \"idle\".")},
-                   {"computer_id", typed("string", "The computer's name.")},
-                   {"desktop_environment", typed("boolean", "Whether the Xfce desktop is on.")},
-                   {"desktop_url", typed(Json::array({"string", "null"}), "URL of the desktop.")},
-                   {"network_access", typed("boolean", "The network state now in effect.")},
-                   {"workspace_directory", typed("string", "Where commands run.")},
-                   {"error", typed("string", "Present only when the call failed; says why.")}}}},
-            Json{{"readOnlyHint", false}, {"destructiveHint", false}, {"idempotentHint", true},
-                 {"openWorldHint", false}},
-            app_only_meta())) {}
+        definition_(std::move(definition)),
+        change_(change) {}
 
   const mcp::ToolDefinition& definition() const override { return definition_; }
 
@@ -161,24 +182,21 @@ class SetNetworkAccessTool final : public mcp::Tool {
     call->on_cancel([current] {
       if (*current) (*current)->cancel();
     });
-    // The computer must exist before its network can change; acquiring creates it if needed.
     auto waiting = registry_.acquire(nullptr, [this, call, enabled,
                                                current](Expected<ComputerInfo> ready) {
       if (!ready) return call->finish(error_payload(ready.failure().message));
       if (call->cancelled()) return;
-      *current = lifecycle_.set_network_access(
-          config_.computer_id, enabled, [call, &config = config_](Expected<ComputerInfo> changed) {
+      std::function<void(Expected<ComputerInfo>)> finished =
+          [call, &config = config_](Expected<ComputerInfo> changed) {
             if (!changed) return call->finish(error_payload(changed.failure().message));
-            const ComputerInfo& computer = changed.value();
-            call->finish(mcp::ToolResult::from_payload(
-                Json{{"operation", "idle"},
-                     {"computer_id", computer.computer_id},
-                     {"desktop_environment", computer.desktop_environment},
-                     {"desktop_url", desktop_url_of(computer)},
-                     {"network_access", computer.network_access},
-                     {"workspace_directory", config.workspace_directory}},
-                false));
-          });
+            call->finish(mcp::ToolResult::from_payload(switch_payload(config, changed.value()),
+                                                       false));
+          };
+      *current = change_ == Change::network_access
+                     ? lifecycle_.set_network_access(config_.computer_id, enabled,
+                                                     std::move(finished))
+                     : lifecycle_.set_desktop_environment(config_.computer_id, enabled,
+                                                          std::move(finished));
     });
     if (!*current) *current = waiting;
   }
@@ -188,7 +206,45 @@ class SetNetworkAccessTool final : public mcp::Tool {
   computers::ComputerRegistry& registry_;
   computers::ComputerLifecycle& lifecycle_;
   mcp::ToolDefinition definition_;
+  Change change_;
 };
+
+Json enabled_schema(const char* tool, const char* description) {
+  return object_schema(tool,
+                       Json{{"enabled", Json{{"description", description},
+                                             {"title", "Enabled"},
+                                             {"type", "boolean"}}}},
+                       {"enabled"});
+}
+
+Json switch_annotations() {
+  return Json{{"readOnlyHint", false}, {"destructiveHint", false}, {"idempotentHint", true},
+              {"openWorldHint", false}};
+}
+
+std::unique_ptr<mcp::Tool> make_set_network_access_tool(const CatalogContext& context) {
+  return std::make_unique<ComputerSwitchTool>(
+      context,
+      tool_definition("set_network_access", std::nullopt,
+                      "Change the running Docker computer's real network access.",
+                      enabled_schema("set_network_access",
+                                     "Whether the Docker computer may access the network."),
+                      switch_output_schema("network_access", "The network state now in effect."),
+                      switch_annotations(), app_only_meta()),
+      ComputerSwitchTool::Change::network_access);
+}
+
+std::unique_ptr<mcp::Tool> make_set_desktop_environment_tool(const CatalogContext& context) {
+  return std::make_unique<ComputerSwitchTool>(
+      context,
+      tool_definition("set_desktop_environment", std::nullopt,
+                      "Switch the running computer between virtual and Xfce desktops.",
+                      enabled_schema("set_desktop_environment",
+                                     "Use a real Xfce desktop instead of the virtual desktop."),
+                      switch_output_schema("desktop_environment", "The desktop state now live."),
+                      switch_annotations(), app_only_meta()),
+      ComputerSwitchTool::Change::desktop_environment);
+}
 
 }  // namespace
 
@@ -196,7 +252,8 @@ std::vector<std::unique_ptr<mcp::Tool>> make_computer_status_tools(const Catalog
   std::vector<std::unique_ptr<mcp::Tool>> tools;
   tools.push_back(std::make_unique<ComputerUiTool>(context));
   tools.push_back(std::make_unique<RuntimeStatusTool>(context));
-  tools.push_back(std::make_unique<SetNetworkAccessTool>(context));
+  tools.push_back(make_set_network_access_tool(context));
+  tools.push_back(make_set_desktop_environment_tool(context));
   return tools;
 }
 

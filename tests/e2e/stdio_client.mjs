@@ -65,7 +65,7 @@ try {
   // The SDK client checks every structuredContent below against the tool's outputSchema.
   const names = tools.map((tool) => tool.name).join(",");
   expect(names === "terminal_execute,computer_ui,runtime_status,set_network_access," +
-                   "list_directory,read_file,write_file,edit_file",
+                   "set_desktop_environment,list_directory,read_file,write_file,edit_file",
          "tools/list has the original's tools in its order");
   const call = async (name, args = {}) => {
     const answer = await client.callTool({ name, arguments: args });

@@ -16,7 +16,7 @@ namespace vc::integration {
 namespace {
 
 const std::vector<std::string> kBaseTools = {"terminal_execute", "computer_ui",    "runtime_status",
-                                             "set_network_access", "list_directory", "read_file",
+                                             "set_network_access", "set_desktop_environment", "list_directory", "read_file",
                                              "write_file",       "edit_file"};
 const std::vector<std::string> kLifecycleTools = {"computer_list", "computer_create",
                                                   "computer_restart", "computer_factory_reset",

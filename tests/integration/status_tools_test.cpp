@@ -27,7 +27,7 @@ const std::vector<std::string> kNetworkKeys = {"operation",      "computer_id",
 
 // The tools every server offers, in tools/list order.
 const std::vector<std::string> kBaseTools = {"terminal_execute", "computer_ui",    "runtime_status",
-                                             "set_network_access", "list_directory", "read_file",
+                                             "set_network_access", "set_desktop_environment", "list_directory", "read_file",
                                              "write_file",       "edit_file"};
 
 std::vector<std::string> keys_of(const Json& object) {

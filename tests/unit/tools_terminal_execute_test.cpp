@@ -138,7 +138,7 @@ std::vector<std::string> names_of(const std::vector<std::unique_ptr<mcp::Tool>>&
 TEST_F(TerminalExecuteTest, TheCatalogHasTheOriginalsToolsInItsOrderWithoutLifecycleTools) {
   EXPECT_EQ(names_of(catalog_),
             (std::vector<std::string>{"terminal_execute", "computer_ui", "runtime_status",
-                                      "set_network_access", "list_directory", "read_file",
+                                      "set_network_access", "set_desktop_environment", "list_directory", "read_file",
                                       "write_file", "edit_file"}));
   EXPECT_EQ(tool().definition().name, "terminal_execute");
   EXPECT_EQ(tool().definition().description, "Run a command.");
@@ -148,6 +148,7 @@ TEST_F(TerminalExecuteTest, TheCatalogHasTheOriginalsToolsInItsOrderWithoutLifec
     const auto& definition = entry->definition();
     const bool helper = definition.name == "runtime_status" ||
                         definition.name == "set_network_access" ||
+                        definition.name == "set_desktop_environment" ||
                         definition.name == "list_directory";
     EXPECT_EQ(definition.meta, helper ? app_only : Json()) << definition.name;
     EXPECT_FALSE(definition.input_schema["properties"].contains("computer_id")) << definition.name;

@@ -16,8 +16,9 @@ inline constexpr vc_option_decl kImageOption = {
     .struct_size = sizeof(vc_option_decl),
     .type = VC_OPTION_STRING,
     .name = "image",
-    .help = "Image new computers are created from. Images other than debian:bookworm-slim "
-            "need --tool-instruction-override describing them",
+    .help = "Image new computers are created from. The default, the bundled Xfce desktop "
+            "image, is built on first use (one to three minutes); debian:bookworm-slim gives "
+            "headless computers. Other images need --tool-instruction-override describing them",
     .default_value = kDefaultImage,
     .env_var = nullptr,
 };
@@ -79,6 +80,16 @@ inline constexpr vc_option_decl kEngineTimeoutOption = {
     .help = "Seconds an ordinary engine call may take (image pulls and commands are not "
             "limited by it)",
     .default_value = "30",
+    .env_var = nullptr,
+};
+
+inline constexpr vc_option_decl kDesktopImageContextOption = {
+    .struct_size = sizeof(vc_option_decl),
+    .type = VC_OPTION_STRING,
+    .name = "desktop-image-context",
+    .help = "Folder to build the bundled desktop image from (default: the desktop-image folder "
+            "installed beside this plugin)",
+    .default_value = nullptr,
     .env_var = nullptr,
 };
 

@@ -185,6 +185,18 @@ std::optional<BackendOptions> parse_backend_options(const nlohmann::json& config
     }
     parsed.engine_timeout = std::chrono::seconds(timeout.get<std::int64_t>());
   }
+
+  // --- desktop image build context ------------------------------------------------------------
+  const auto& context = option_value(options, option_names::kDesktopImageContext);
+  if (!context.is_null()) {
+    if (!context.is_string() || (!context.get<std::string>().empty() &&
+                                 context.get<std::string>().front() != '/')) {
+      error = "--desktop-image-context must be an absolute folder path such as "
+              "/usr/local/src/mcp-virtual-computer/desktop_image; got " + quoted(context);
+      return std::nullopt;
+    }
+    parsed.desktop_image_context = context.get<std::string>();
+  }
   return parsed;
 }
 

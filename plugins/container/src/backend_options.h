@@ -26,10 +26,13 @@ inline constexpr const char* kPidsLimit = "pids-limit";
 inline constexpr const char* kHarden = "harden";
 inline constexpr const char* kCreateOverrides = "create-overrides";
 inline constexpr const char* kEngineTimeout = "engine-timeout";
+inline constexpr const char* kDesktopImageContext = "desktop-image-context";
 }  // namespace option_names
 
 // Defaults (the textual forms are what --help shows).
-inline constexpr const char* kDefaultImage = "debian:bookworm-slim";
+// The bundled desktop image (desktop_image.h), as in the original: desktop-capable computers,
+// Xfce off unless DESKTOP_ENVIRONMENT=true. --image debian:bookworm-slim gives headless ones.
+inline constexpr const char* kDefaultImage = "mcp-virtual-computer-desktop:bookworm";
 inline constexpr std::int64_t kDefaultEngineTimeoutSeconds = 30;
 // Docker refuses smaller memory limits at create time; checking here gives a clearer message.
 inline constexpr std::int64_t kMinimumMemoryBytes = 6 * 1024 * 1024;
@@ -44,6 +47,8 @@ struct BackendOptions {
   // A JSON object merged into every create request, or null.
   nlohmann::json create_overrides;
   std::chrono::milliseconds engine_timeout{std::chrono::seconds(kDefaultEngineTimeoutSeconds)};
+  // Where the desktop image's build context is; empty = beside the plugin file.
+  std::string desktop_image_context;
 };
 
 // Parses the create_backend() config. `address_option` is the engine address option's name

@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "computer_naming.h"
+#include "desktop_access.h"
 
 namespace vc::container {
 namespace {
@@ -38,7 +39,7 @@ bool digits_at(std::string_view text, std::size_t at, std::size_t count) {
   return true;
 }
 
-nlohmann::json headless_info(const std::string& computer_id, const std::string& container_id,
+nlohmann::json basic_info(const std::string& computer_id, const std::string& container_id,
                              const std::string& state, bool temporary, const std::string& image,
                              const std::optional<std::string>& created_at, bool network_access) {
   return {
@@ -52,6 +53,17 @@ nlohmann::json headless_info(const std::string& computer_id, const std::string& 
       {"desktop_environment", false},
       {"desktop_url", nullptr},
   };
+}
+
+// A desktop computer keeps its network attachment; its switch is the firewall record. Its
+// desktop is on only while it runs.
+void apply_desktop_facts(const nlohmann::json& container, const DesktopFacts& desktop,
+                         nlohmann::json& info) {
+  if (!is_desktop_capable(container)) return;
+  info["network_access"] = !desktop.network_blocked;
+  bool enabled = desktop.enabled.value_or(label(container, labels::kDesktop).value_or("false") ==
+                                          "true");
+  info["desktop_environment"] = enabled && is_running(container);
 }
 
 }  // namespace
@@ -140,7 +152,8 @@ std::string timestamp_from_unix_seconds(std::int64_t seconds) {
 }
 
 nlohmann::json computer_info_from_inspect(const nlohmann::json& inspect,
-                                          std::string_view fallback_image) {
+                                          std::string_view fallback_image,
+                                          const DesktopFacts& desktop) {
   std::string computer_id = labelled_computer_id(inspect).value_or("");
   std::string image = label(inspect, labels::kImage)
                           .value_or(string_member(member(inspect, "Config"), "Image"));
@@ -148,13 +161,21 @@ nlohmann::json computer_info_from_inspect(const nlohmann::json& inspect,
   // The original treats a container without the label as temporary (spec §3.4).
   bool temporary = label(inspect, labels::kTemporary).value_or("true") == "true";
   std::string status = string_member(member(inspect, "State"), "Status");
-  return headless_info(computer_id, string_member(inspect, "Id"), computer_state(status),
-                       temporary, image, normalise_timestamp(string_member(inspect, "Created")),
-                       has_network_access(attached_networks(inspect)));
+  nlohmann::json info =
+      basic_info(computer_id, string_member(inspect, "Id"), computer_state(status), temporary,
+                 image, normalise_timestamp(string_member(inspect, "Created")),
+                 has_network_access(attached_networks(inspect)));
+  apply_desktop_facts(inspect, desktop, info);
+  if (info["desktop_environment"].get<bool>()) {
+    auto url = desktop_view_url(inspect);
+    if (url) info["desktop_url"] = *url;
+  }
+  return info;
 }
 
 std::optional<nlohmann::json> computer_info_from_list_row(const nlohmann::json& row,
-                                                          std::string_view fallback_image) {
+                                                          std::string_view fallback_image,
+                                                          const DesktopFacts& desktop) {
   auto computer_id = labelled_computer_id(row);
   if (!computer_id) return std::nullopt;
   std::string image = label(row, labels::kImage).value_or(string_member(row, "Image"));
@@ -163,9 +184,11 @@ std::optional<nlohmann::json> computer_info_from_list_row(const nlohmann::json& 
   const auto& created = member(row, "Created");
   std::optional<std::string> created_at;
   if (created.is_number_integer()) created_at = timestamp_from_unix_seconds(created.get<std::int64_t>());
-  return headless_info(*computer_id, string_member(row, "Id"),
-                       computer_state(string_member(row, "State")), temporary, image, created_at,
-                       has_network_access(attached_networks(row)));
+  nlohmann::json info = basic_info(*computer_id, string_member(row, "Id"),
+                                   computer_state(string_member(row, "State")), temporary, image,
+                                   created_at, has_network_access(attached_networks(row)));
+  apply_desktop_facts(row, desktop, info);
+  return info;
 }
 
 }  // namespace vc::container

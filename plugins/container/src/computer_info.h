@@ -48,13 +48,25 @@ std::optional<std::string> normalise_timestamp(std::string_view engine_time);
 // Unix seconds -> "2025-01-31T12:00:00Z".
 std::string timestamp_from_unix_seconds(std::int64_t seconds);
 
-// Computer info from an inspect document. `fallback_image` is used when the image label is
-// missing. Desktop fields are headless (false / null) until desktop images are supported.
-nlohmann::json computer_info_from_inspect(const nlohmann::json& inspect,
-                                          std::string_view fallback_image);
+// What an inspect document cannot tell about a desktop computer (desktop_access.h): the live
+// Xfce state (read through its supervisor) and its network switch (egress_firewall.h).
+struct DesktopFacts {
+  std::optional<bool> enabled;  // nullopt: the Xfce mode it was created with
+  bool network_blocked = false;
+};
 
-// Computer info from a list row; nullopt for a row without the computer_id label.
+// Computer info from an inspect document. `fallback_image` is used when the image label is
+// missing. A headless computer's network state is its network attachments and its desktop is
+// off; a desktop computer's come from `desktop`, and its desktop_url (while Xfce is on and the
+// view is published) from the inspect document.
+nlohmann::json computer_info_from_inspect(const nlohmann::json& inspect,
+                                          std::string_view fallback_image,
+                                          const DesktopFacts& desktop = {});
+
+// Computer info from a list row; nullopt for a row without the computer_id label. A list row
+// has no environment, so a desktop computer's desktop_url is null here.
 std::optional<nlohmann::json> computer_info_from_list_row(const nlohmann::json& row,
-                                                          std::string_view fallback_image);
+                                                          std::string_view fallback_image,
+                                                          const DesktopFacts& desktop = {});
 
 }  // namespace vc::container

@@ -14,7 +14,7 @@ namespace vc::container {
 // Prefix of every container name: kilntainer-<computer_id> (singular, as the original).
 inline constexpr std::string_view kContainerNamePrefix = "kilntainer-";
 
-// The six labels put on every container at create time.
+// The labels put on every container at create time (the first six as the original's).
 namespace labels {
 inline constexpr const char* kOwned = "kilntainers";                        // "true"
 inline constexpr const char* kComputerId = "kilntainers.computer-id";        // the slug
@@ -22,6 +22,13 @@ inline constexpr const char* kTemporary = "kilntainers.temporary";           // 
 inline constexpr const char* kImage = "kilntainers.image";                   // as requested
 inline constexpr const char* kDesktop = "mcp-virtual-computer.desktop";      // mode at creation
 inline constexpr const char* kWorkspace = "mcp-virtual-computer.workspace";  // e.g. /workspace
+// "true" on a computer made from the bundled desktop image: it runs the desktop supervisor,
+// publishes the desktop view and switches Xfce and its network in place.
+inline constexpr const char* kDesktopCapable = "mcp-virtual-computer.desktop-capable";
+// On the short-lived firewall helper containers (never on a computer): the computer served.
+inline constexpr const char* kFirewallFor = "mcp-virtual-computer.firewall-for";
+// On the volume that records "network off" for a desktop computer.
+inline constexpr const char* kNetworkOffFor = "mcp-virtual-computer.network-off-for";
 }  // namespace labels
 
 // Length of the container id prefix shown to users ("sandbox_id"), as `docker ps` shows it.

@@ -89,6 +89,11 @@ const std::shared_ptr<ComputerRecord>& ComputerRegistry::record(const std::strin
   return it->second;
 }
 
+std::optional<bool> ComputerRegistry::desktop_enabled_of(const std::string& computer_id) const {
+  auto it = records_.find(computer_id);
+  return it == records_.end() ? std::nullopt : it->second->desktop_enabled;
+}
+
 void ComputerRegistry::clear() {
   for (auto& [id, record] : records_) {
     record->execs.clear();

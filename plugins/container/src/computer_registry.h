@@ -12,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -64,6 +65,8 @@ class ComputerRecord : public std::enable_shared_from_this<ComputerRecord> {
   std::string shell = "/bin/sh";
   // The full container id last seen, for messages when the container is already gone.
   std::string container_id;
+  // A desktop computer's Xfce state as last seen live (listings use it; nullopt = unknown).
+  std::optional<bool> desktop_enabled;
 
   // Execs run one at a time in call order (the original's per-computer lock); lifecycle
   // operations (create, attach, restart, remove, reset, network) in a lane of their own, so a
@@ -115,6 +118,9 @@ class ComputerRegistry {
 
   // The record of `computer_id`, created on first use.
   const std::shared_ptr<ComputerRecord>& record(const std::string& computer_id);
+
+  // The last live Xfce state seen of `computer_id`, without creating a record.
+  std::optional<bool> desktop_enabled_of(const std::string& computer_id) const;
 
   // Drops every record and queued job (shutdown). Flows still running keep their record alive.
   void clear();

@@ -209,14 +209,6 @@ vc_status ContainerBackend::settle_rejection(const vc_op* op, vc_status status) 
   return complete_now(op, OpOutcome::failed(OpFailure{VC_E_INVALID_ARGUMENT, *why, nullptr}));
 }
 
-OpFailure ContainerBackend::desktop_unsupported(const std::string& computer_id) const {
-  return OpFailure{VC_E_UNSUPPORTED,
-                   "Computer '" + computer_id + "' runs a headless image and cannot start a "
-                   "desktop environment in place; the " + profile_.engine_name +
-                   " backend has no desktop image yet. Its data was left untouched; start the "
-                   "server without DESKTOP_ENVIRONMENT=true.",
-                   error_details(profile_, "desktop_unsupported", false)};
-}
 
 // --- operations ----------------------------------------------------------------------------
 
@@ -324,7 +316,7 @@ vc_status ContainerBackend::create_computer(const nlohmann::json& request, const
     create.spec.image = *image;
   }
   create.spec.temporary = *temporary;
-  create.spec.desktop_environment = false;
+  create.spec.desktop_environment = *desktop;
   create.spec.workspace_directory = *workspace;
   create.spec.cpus = ctx_->options.cpus;
   create.spec.memory_bytes = ctx_->options.memory_bytes;
@@ -359,7 +351,6 @@ vc_status ContainerBackend::create_computer(const nlohmann::json& request, const
   }
   create.network_access = *network;
   create.shell = *shell;
-  if (*desktop) return complete_now(op, OpOutcome::failed(desktop_unsupported(*id)));
   return run_in_lifecycle_lane(op, *id, [this, create](FlowScope scope, Record record,
                                                         Callback<nlohmann::json> done) {
     run_create(*ctx_, std::move(scope), std::move(record), create, std::move(done));
@@ -376,8 +367,7 @@ vc_status ContainerBackend::attach(const nlohmann::json& request, const vc_op* o
     return reject("attach", "network_access and desktop_environment (booleans) and shell "
                             "(a non-empty string) are required");
   }
-  if (*desktop) return complete_now(op, OpOutcome::failed(desktop_unsupported(*id)));
-  AttachRequest attach{*id, *network, *shell};
+  AttachRequest attach{*id, *network, *desktop, *shell};
   return run_in_lifecycle_lane(op, *id, [this, attach](FlowScope scope, Record record,
                                                         Callback<nlohmann::json> done) {
     run_attach(*ctx_, std::move(scope), std::move(record), attach, std::move(done));
@@ -447,11 +437,10 @@ vc_status ContainerBackend::set_desktop_environment(const nlohmann::json& reques
   if (!id) return VC_E_INVALID_ARGUMENT;
   auto enabled = required_bool(request, "enabled");
   if (!enabled) return reject("set_desktop_environment", "enabled must be a boolean");
-  if (*enabled) return complete_now(op, OpOutcome::failed(desktop_unsupported(*id)));
-  // Off is what a headless computer always is: report it as it stands.
-  return run_in_lifecycle_lane(op, *id, [this](FlowScope scope, Record record,
-                                               Callback<nlohmann::json> done) {
-    run_describe(*ctx_, std::move(scope), std::move(record), std::move(done));
+  return run_in_lifecycle_lane(op, *id, [this, enabled = *enabled](FlowScope scope, Record record,
+                                                                   Callback<nlohmann::json> done) {
+    run_set_desktop_environment(*ctx_, std::move(scope), std::move(record), enabled,
+                                std::move(done));
   });
 }
 

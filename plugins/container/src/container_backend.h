@@ -107,7 +107,6 @@ class ContainerBackend {
                                             const char* operation) const;
   // Records why `operation`'s request is invalid (see settle_rejection) and logs it.
   vc_status reject(const char* operation, std::string_view why) const;
-  OpFailure desktop_unsupported(const std::string& computer_id) const;
 
   vc_backend handle_{};
   mutable std::optional<std::string> rejection_;  // set by reject(), taken by settle_rejection()
@@ -125,7 +124,7 @@ class ContainerBackend {
 // What every container backend offers (the descriptor's capability bits).
 inline constexpr vc_caps kContainerBackendCapabilities =
     VC_CAP_ISOLATED | VC_CAP_PERSISTENT | VC_CAP_RESTART | VC_CAP_FACTORY_RESET |
-    VC_CAP_NETWORK_ACCESS | VC_CAP_EXEC_STDIN | VC_CAP_WAIT_FOR_DEATH |
+    VC_CAP_NETWORK_ACCESS | VC_CAP_DESKTOP | VC_CAP_EXEC_STDIN | VC_CAP_WAIT_FOR_DEATH |
     VC_CAP_KILLS_PROCESS_TREE | VC_CAP_IMAGES;
 
 // The operations table that forwards to ContainerBackend (backend_ops_table.cpp).

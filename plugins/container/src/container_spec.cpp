@@ -4,14 +4,18 @@
 #include <cmath>
 
 #include "computer_naming.h"
+#include "desktop_access.h"
 
 namespace vc::container {
 namespace {
 
 const char* bool_text(bool value) { return value ? "true" : "false"; }
 
+// The shared memory X clients use for their images (the original's --shm-size 256m).
+constexpr std::int64_t kDesktopShmBytes = 256LL * 1024 * 1024;
+
 nlohmann::json identity_labels(const ContainerSpec& spec) {
-  return {
+  nlohmann::json identity = {
       {labels::kOwned, "true"},
       {labels::kComputerId, spec.computer_id},
       {labels::kTemporary, bool_text(spec.temporary)},
@@ -19,6 +23,23 @@ nlohmann::json identity_labels(const ContainerSpec& spec) {
       {labels::kDesktop, bool_text(spec.desktop_environment)},
       {labels::kWorkspace, spec.workspace_directory},
   };
+  if (spec.desktop_capable) identity[labels::kDesktopCapable] = "true";
+  return identity;
+}
+
+// The image's own command runs (its supervisor); the bridge is published on loopback only, on
+// a port the engine picks; the secret and the first Xfce mode go in the environment.
+void add_desktop(const ContainerSpec& spec, nlohmann::json& document) {
+  document.erase("Cmd");
+  document["Env"] = nlohmann::json::array(
+      {std::string(kDesktopModeEnv) + "=" + bool_text(spec.desktop_environment),
+       std::string(kDesktopTokenEnv) + "=" + spec.desktop_token});
+  document["ExposedPorts"] = {{kDesktopBridgePortKey, nlohmann::json::object()}};
+  auto& host_config = document["HostConfig"];
+  host_config["PortBindings"] = {
+      {kDesktopBridgePortKey,
+       nlohmann::json::array({{{"HostIp", "127.0.0.1"}, {"HostPort", ""}}})}};
+  host_config["ShmSize"] = kDesktopShmBytes;
 }
 
 }  // namespace
@@ -60,6 +81,7 @@ nlohmann::json build_create_document(const ContainerSpec& spec) {
       {"AttachStderr", false},
       {"HostConfig", std::move(host_config)},
   };
+  if (spec.desktop_capable) add_desktop(spec, document);
 
   if (spec.overrides.is_object()) {
     document.merge_patch(spec.overrides);

@@ -20,7 +20,11 @@ struct ContainerSpec {
   std::string computer_id;
   std::string image;
   bool temporary = false;
-  bool desktop_environment = false;  // recorded in a label; headless images only for now
+  bool desktop_environment = false;  // the Xfce mode at creation (recorded in a label)
+  // Made from the bundled desktop image: the image's own command (the desktop supervisor)
+  // runs, the desktop bridge is published on 127.0.0.1, and `desktop_token` opens it.
+  bool desktop_capable = false;
+  std::string desktop_token;
   std::string workspace_directory = "/workspace";
   std::string network;  // the network at create time (the profile's online network)
   std::optional<double> cpus;
@@ -42,8 +46,9 @@ std::vector<std::string> keep_alive_command();
 // plugins/docker/README.md together with what hardening breaks.
 std::vector<std::string> hardened_capabilities();
 
-// The create document. The overrides are merged last, then the six identity labels are put
-// back: a container that lost them would no longer be recognised as this computer.
+// The create document. The overrides are merged last, then the identity labels are put
+// back: a container that lost them would no longer be recognised as this computer. A desktop
+// computer gets no NET_ADMIN (its network switch is applied from outside, egress_firewall.h).
 nlohmann::json build_create_document(const ContainerSpec& spec);
 
 }  // namespace vc::container

@@ -8,6 +8,10 @@
 
 #include "computer_info.h"
 #include "computer_naming.h"
+#include "desktop_access.h"
+#include "desktop_image.h"
+#include "desktop_mode.h"
+#include "egress_firewall.h"
 #include "helper_exec.h"
 #include "network_toggle.h"
 
@@ -31,6 +35,20 @@ OpFailure foreign_container(const BackendContext& ctx, const std::string& comput
                        "' is already in use by a container not owned by this server.",
                    error_details(ctx.profile, "name_owned_by_other", false)};
 }
+
+}  // namespace
+
+OpFailure desktop_refused(const BackendContext& ctx, const std::string& computer_id) {
+  return OpFailure{VC_E_UNSUPPORTED,
+                   "Computer '" + computer_id +
+                       "' was created from a headless or custom image and cannot start Xfce in "
+                       "place. Its data was left untouched; use factory_reset_computer only if "
+                       "replacing it is intentional (a reset keeps the image: create it from " +
+                       std::string(kDesktopImageTag) + " to get a desktop).",
+                   error_details(ctx.profile, "desktop_unsupported", false)};
+}
+
+namespace {
 
 std::string shell_quote(const std::string& text) {
   std::string quoted = "'";
@@ -77,14 +95,20 @@ void inspect_owned(BackendContext& ctx, const FlowScope& scope, const Record& re
 class BringUp : public std::enable_shared_from_this<BringUp> {
  public:
   BringUp(BackendContext& ctx, FlowScope scope, Record record, std::string shell,
-          std::optional<bool> network_access, Callback<nlohmann::json> done)
+          std::optional<bool> network_access, std::optional<bool> desktop_environment,
+          Callback<nlohmann::json> done)
       : ctx_(ctx), scope_(std::move(scope)), record_(std::move(record)),
-        shell_(std::move(shell)), network_access_(network_access), done_(std::move(done)),
+        shell_(std::move(shell)), network_access_(network_access),
+        desktop_environment_(desktop_environment), done_(std::move(done)),
         name_(container_name(record_->computer_id)) {}
 
   // `container` is a fresh inspect document of the container.
   void run(nlohmann::json container) {
     container_ = std::move(container);
+    desktop_capable_ = is_desktop_capable(container_);
+    if (!desktop_capable_ && desktop_environment_.value_or(false)) {
+      return done_(desktop_refused(ctx_, record_->computer_id));
+    }
     const auto& state = container_.value("State", nlohmann::json::object());
     if (state.value("Paused", false)) {
       return unpause_container(ctx_, scope_, name_, [self = shared_from_this()](Expected<Done> r) {
@@ -156,6 +180,7 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
   }
 
   void apply_network() {
+    if (desktop_capable_) return apply_desktop_network();
     if (!network_access_) return describe();
     auto steps = plan_network_change(attached_networks(container_), *network_access_, ctx_.profile);
     apply_network_plan(ctx_, name_, std::move(steps), *network_access_,
@@ -163,6 +188,46 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
                          if (!r.ok()) return self->done_(r.failure());
                          self->describe();
                        });
+  }
+
+  // The firewall as asked, or as recorded when nothing was asked (a restart). The container
+  // may have just (re)started, so its namespace is open: the rules go in again.
+  void apply_desktop_network() {
+    read_network_blocked(ctx_, scope_, record_->computer_id,
+                         [self = shared_from_this()](Expected<bool> recorded) {
+                           if (!recorded.ok()) return self->done_(recorded.failure());
+                           const bool block = self->network_access_
+                                                  ? !*self->network_access_
+                                                  : recorded.value();
+                           self->network_blocked_ = block;
+                           if (!block && !recorded.value()) return self->settle_desktop();
+                           set_egress_blocked(self->ctx_, self->record_->computer_id,
+                                              self->container_, block,
+                                              [self](Expected<Done> r) {
+                                                if (!r.ok()) return self->done_(r.failure());
+                                                self->settle_desktop();
+                                              });
+                         });
+  }
+
+  // Xfce as asked (create, attach), or as it was (restart: the marker in the writable layer),
+  // and the screen, VNC and bridge up before the computer is reported.
+  void settle_desktop() {
+    auto settled = [self = shared_from_this()](Expected<DesktopState> state) {
+      if (!state.ok()) return self->done_(state.failure());
+      self->desktop_enabled_ = state.value().enabled;
+      self->record_->desktop_enabled = state.value().enabled;
+      if (!state.value().live) {
+        self->ctx_.log.warn("The desktop of computer '" + self->record_->computer_id +
+                            "' was not " + (state.value().wanted ? "on" : "off") + " within " +
+                            std::to_string(kDesktopSwitchTimeout.count()) + " s of its start");
+      }
+      self->describe();
+    };
+    if (desktop_environment_) {
+      return switch_desktop(ctx_, scope_, name_, *desktop_environment_, std::move(settled));
+    }
+    read_desktop_state(ctx_, scope_, name_, kDesktopSwitchTimeout, std::move(settled));
   }
 
   void describe() {
@@ -176,7 +241,9 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
                               "was being started (container " + self->name_ + " is gone).",
                           error_details(self->ctx_.profile, "container_vanished", true)});
                     }
-                    self->done_(computer_info_from_inspect(*r.value(), self->ctx_.options.image));
+                    DesktopFacts facts{self->desktop_enabled_, self->network_blocked_};
+                    self->done_(computer_info_from_inspect(*r.value(), self->ctx_.options.image,
+                                                           facts));
                   });
   }
 
@@ -185,16 +252,20 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
   Record record_;
   std::string shell_;
   std::optional<bool> network_access_;
+  std::optional<bool> desktop_environment_;
   Callback<nlohmann::json> done_;
   std::string name_;
   nlohmann::json container_;
+  bool desktop_capable_ = false;
+  std::optional<bool> desktop_enabled_;
+  bool network_blocked_ = false;
 };
 
 void bring_up(BackendContext& ctx, FlowScope scope, Record record, std::string shell,
-              std::optional<bool> network_access, nlohmann::json container,
-              Callback<nlohmann::json> done) {
+              std::optional<bool> network_access, std::optional<bool> desktop_environment,
+              nlohmann::json container, Callback<nlohmann::json> done) {
   std::make_shared<BringUp>(ctx, std::move(scope), std::move(record), std::move(shell),
-                            network_access, std::move(done))
+                            network_access, desktop_environment, std::move(done))
       ->run(std::move(container));
 }
 
@@ -210,6 +281,17 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
 
   void run() {
     request_.spec.network = ctx_.profile.online_network;
+    request_.spec.desktop_capable = is_desktop_image(request_.spec.image);
+    if (request_.spec.desktop_environment && !request_.spec.desktop_capable) {
+      return done_(desktop_refused(ctx_, record_->computer_id));
+    }
+    if (request_.spec.desktop_capable) {
+      try {
+        request_.spec.desktop_token = generate_desktop_token();
+      } catch (const std::exception& e) {
+        return done_(OpFailure{VC_E_FAILED, e.what(), nullptr});
+      }
+    }
     create_container(ctx_, scope_, name_, build_create_document(request_.spec),
                      [self = shared_from_this()](Expected<std::string> id) {
                        if (!id.ok()) return self->on_create_failed(id.failure());
@@ -229,15 +311,17 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
                     if (!r.ok()) return self->done_(r.failure());
                     if (!r.value()) return self->done_(failure);
                     bring_up(self->ctx_, self->scope_, self->record_, self->request_.shell,
-                             self->request_.network_access, *r.value(), self->done_);
+                             self->request_.network_access, self->request_.spec.desktop_environment,
+                             *r.value(), self->done_);
                   });
   }
 
   // A computer without network access never gets a network: it is detached before its first
   // start (the container is created on the online network, which every engine can later
   // reconnect; Podman cannot reconnect one created on `none`).
+  // (A desktop computer keeps its network: its firewall goes up right after its start.)
   void park_offline() {
-    if (request_.network_access) return start();
+    if (request_.network_access || request_.spec.desktop_capable) return start();
     auto steps = plan_network_change({ctx_.profile.online_network}, false, ctx_.profile);
     apply_network_plan(ctx_, name_, std::move(steps), false,
                        [self = shared_from_this()](Expected<Done> r) {
@@ -259,7 +343,9 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
                             error_details(self->ctx_.profile, "container_vanished", true)});
                       }
                       bring_up(self->ctx_, self->scope_, self->record_, self->request_.shell,
-                               self->request_.network_access, *inspected.value(), self->done_);
+                               self->request_.network_access,
+                               self->request_.spec.desktop_environment, *inspected.value(),
+                               self->done_);
                     });
     });
   }
@@ -317,7 +403,8 @@ void run_create(BackendContext& ctx, FlowScope scope, Record record, CreateReque
                   if (r.value()) {
                     // Ours already: the schema's "created (or already existing and owned)".
                     return bring_up(ctx, scope, record, request.shell, request.network_access,
-                                    *r.value(), std::move(done));
+                                    request.spec.desktop_environment, *r.value(),
+                                    std::move(done));
                   }
                   if (is_cancelled(scope)) return done(cancelled_failure());
                   create_fresh(ctx, scope, record, std::move(request), std::move(done));
@@ -333,7 +420,7 @@ void run_attach(BackendContext& ctx, FlowScope scope, Record record, AttachReque
                   if (!r.ok()) return done(r.failure());
                   if (!r.value()) return done(missing_computer(ctx, record->computer_id));
                   bring_up(ctx, scope, record, request.shell, request.network_access,
-                           *r.value(), std::move(done));
+                           request.desktop_environment, *r.value(), std::move(done));
                 });
 }
 
@@ -344,7 +431,11 @@ void run_restart(BackendContext& ctx, FlowScope scope, Record record,
                  done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
                   if (!r.ok()) return done(r.failure());
                   if (!r.value()) return done(missing_computer(ctx, record->computer_id));
-                  bool network = has_network_access(attached_networks(*r.value()));
+                  // A desktop computer's network comes back from its firewall record.
+                  std::optional<bool> network;
+                  if (!is_desktop_capable(*r.value())) {
+                    network = has_network_access(attached_networks(*r.value()));
+                  }
                   auto stop_token = record->expect_stop();
                   restart_container(
                       ctx, scope, container_name(record->computer_id),
@@ -367,7 +458,7 @@ void run_restart(BackendContext& ctx, FlowScope scope, Record record,
                                         // The token lives until the computer is back in
                                         // service: the death watch re-arms after that.
                                         bring_up(ctx, scope, record, record->shell, network,
-                                                 *again.value(),
+                                                 std::nullopt, *again.value(),
                                                  [stop_token, done = std::move(done)](
                                                      Expected<nlohmann::json> info) {
                                                    done(std::move(info));
@@ -387,15 +478,42 @@ void run_remove(BackendContext& ctx, FlowScope scope, Record record,
                   if (!r.value()) return done(result);
                   auto stop_token = record->expect_stop();
                   remove_container(ctx, scope, container_name(record->computer_id),
-                                   [record, result, stop_token, done = std::move(done)](
+                                   [&ctx, record, result, stop_token, done = std::move(done)](
                                        Expected<bool> removed) mutable {
                                      if (!removed.ok()) return done(removed.failure());
                                      result["removed"] = removed.value();
                                      record->mark_removed();
-                                     done(result);
+                                     record->desktop_enabled.reset();
+                                     forget_network_record(
+                                         ctx, record->computer_id,
+                                         [&ctx, result, done = std::move(done)](
+                                             Expected<Done> forgotten) {
+                                           if (!forgotten.ok()) {
+                                             ctx.log.warn(forgotten.failure().message);
+                                           }
+                                           done(result);
+                                         });
                                    });
                 });
 }
+
+namespace {
+
+// Deletes the old container and creates the computer afresh from `request`.
+void replace_computer(BackendContext& ctx, FlowScope scope, Record record, CreateRequest request,
+                      Callback<nlohmann::json> done) {
+  auto stop_token = record->expect_stop();
+  remove_container(ctx, scope, container_name(record->computer_id),
+                   [&ctx, scope, record, stop_token, request = std::move(request),
+                    done = std::move(done)](Expected<bool> removed) mutable {
+                     if (!removed.ok()) return done(removed.failure());
+                     create_fresh(ctx, scope, record, std::move(request),
+                                  [stop_token, done = std::move(done)](
+                                      Expected<nlohmann::json> info) { done(std::move(info)); });
+                   });
+}
+
+}  // namespace
 
 void run_factory_reset(BackendContext& ctx, FlowScope scope, Record record,
                        Callback<nlohmann::json> done) {
@@ -409,7 +527,8 @@ void run_factory_reset(BackendContext& ctx, FlowScope scope, Record record,
                   request.spec.computer_id = record->computer_id;
                   request.spec.image = label_of(old, labels::kImage, ctx.options.image);
                   request.spec.temporary = label_of(old, labels::kTemporary, "false") == "true";
-                  request.spec.desktop_environment = label_of(old, labels::kDesktop, "false") == "true";
+                  request.spec.desktop_environment =
+                      record->desktop_enabled.value_or(label_of(old, labels::kDesktop, "false") == "true");
                   request.spec.workspace_directory =
                       label_of(old, labels::kWorkspace, "/workspace");
                   request.spec.cpus = ctx.options.cpus;
@@ -419,18 +538,77 @@ void run_factory_reset(BackendContext& ctx, FlowScope scope, Record record,
                   request.spec.overrides = ctx.options.create_overrides;
                   request.network_access = has_network_access(attached_networks(old));
                   request.shell = record->shell;
-                  auto stop_token = record->expect_stop();
-                  remove_container(
-                      ctx, scope, container_name(record->computer_id),
-                      [&ctx, scope, record, stop_token, request = std::move(request),
-                       done = std::move(done)](Expected<bool> removed) mutable {
-                        if (!removed.ok()) return done(removed.failure());
-                        create_fresh(ctx, scope, record, std::move(request),
-                                     [stop_token, done = std::move(done)](
-                                         Expected<nlohmann::json> info) { done(std::move(info)); });
+                  if (!is_desktop_capable(old)) {
+                    return replace_computer(ctx, scope, record, std::move(request), std::move(done));
+                  }
+                  // A desktop computer keeps its Xfce mode (as it is live, when it runs) and its
+                  // network switch (the record outlives the container).
+                  auto with_network = [&ctx, scope, record, done](CreateRequest next) mutable {
+                    read_network_blocked(
+                        ctx, scope, record->computer_id,
+                        [&ctx, scope, record, next = std::move(next),
+                         done = std::move(done)](Expected<bool> blocked) mutable {
+                          if (!blocked.ok()) return done(blocked.failure());
+                          next.network_access = !blocked.value();
+                          replace_computer(ctx, scope, record, std::move(next), std::move(done));
+                        });
+                  };
+                  if (!is_running(old)) return with_network(std::move(request));
+                  read_desktop_state(
+                      ctx, scope, container_name(record->computer_id), std::chrono::seconds(0),
+                      [request = std::move(request), with_network](
+                          Expected<DesktopState> state) mutable {
+                        if (state.ok()) request.spec.desktop_environment = state.value().wanted;
+                        with_network(std::move(request));
                       });
                 });
 }
+
+namespace {
+
+// The computer info of an inspected container. A desktop computer's network record is read,
+// and its live Xfce state when it runs (`live_desktop` false: the last state seen is used).
+void describe_container(BackendContext& ctx, const FlowScope& scope, const Record& record,
+                        nlohmann::json container, bool live_desktop,
+                        Callback<nlohmann::json> done) {
+  if (!is_desktop_capable(container)) {
+    return done(computer_info_from_inspect(container, ctx.options.image));
+  }
+  read_network_blocked(
+      ctx, scope, record->computer_id,
+      [&ctx, scope, record, container = std::move(container), live_desktop,
+       done = std::move(done)](Expected<bool> blocked) mutable {
+        if (!blocked.ok()) return done(blocked.failure());
+        DesktopFacts facts{record->desktop_enabled, blocked.value()};
+        if (!live_desktop || !is_running(container)) {
+          return done(computer_info_from_inspect(container, ctx.options.image, facts));
+        }
+        read_desktop_state(ctx, scope, container_name(record->computer_id),
+                           std::chrono::seconds(0),
+                           [&ctx, record, container, facts,
+                            done = std::move(done)](Expected<DesktopState> state) mutable {
+                             if (!state.ok()) return done(state.failure());
+                             record->desktop_enabled = state.value().enabled;
+                             facts.enabled = state.value().enabled;
+                             done(computer_info_from_inspect(container, ctx.options.image, facts));
+                           });
+      });
+}
+
+// Inspects the computer again and describes it.
+void describe_again(BackendContext& ctx, const Record& record, bool live_desktop,
+                    Callback<nlohmann::json> done) {
+  inspect_owned(ctx, nullptr, record,
+                [&ctx, record, live_desktop, done = std::move(done)](
+                    Expected<std::optional<nlohmann::json>> after) mutable {
+                  if (!after.ok()) return done(after.failure());
+                  if (!after.value()) return done(missing_computer(ctx, record->computer_id));
+                  describe_container(ctx, nullptr, record, std::move(*after.value()), live_desktop,
+                                     std::move(done));
+                });
+}
+
+}  // namespace
 
 void run_set_network_access(BackendContext& ctx, FlowScope scope, Record record, bool enabled,
                             Callback<nlohmann::json> done) {
@@ -440,42 +618,106 @@ void run_set_network_access(BackendContext& ctx, FlowScope scope, Record record,
                   if (!r.ok()) return done(r.failure());
                   if (!r.value()) return done(missing_computer(ctx, record->computer_id));
                   if (is_cancelled(scope)) return done(cancelled_failure());
-                  auto steps = plan_network_change(attached_networks(*r.value()), enabled, ctx.profile);
-                  apply_network_plan(
-                      ctx, container_name(record->computer_id), std::move(steps), enabled,
-                      [&ctx, record, done = std::move(done)](Expected<Done> applied) mutable {
-                        if (!applied.ok()) return done(applied.failure());
-                        inspect_owned(ctx, nullptr, record,
-                                      [&ctx, record, done = std::move(done)](
-                                          Expected<std::optional<nlohmann::json>> after) {
-                                        if (!after.ok()) return done(after.failure());
-                                        if (!after.value()) {
-                                          return done(missing_computer(ctx, record->computer_id));
-                                        }
-                                        done(computer_info_from_inspect(*after.value(),
-                                                                        ctx.options.image));
-                                      });
-                      });
+                  const auto& container = *r.value();
+                  auto described = [&ctx, record, done = std::move(done)](
+                                       Expected<Done> applied) mutable {
+                    if (!applied.ok()) return done(applied.failure());
+                    describe_again(ctx, record, /*live_desktop=*/false, std::move(done));
+                  };
+                  if (is_desktop_capable(container)) {
+                    if (!is_running(container)) {
+                      // The record alone: the rules go in at the next start.
+                      if (!enabled) {
+                        return ctx.client.post_json(
+                            "/volumes/create",
+                            nlohmann::json{{"Name", network_off_record_name(record->computer_id)},
+                                           {"Labels", {{labels::kNetworkOffFor, record->computer_id}}}},
+                            [&ctx, described](engine::Result<engine::JsonResponse> made) mutable {
+                              if (!made.ok()) {
+                                return described(ctx.engine_failure(made.error(),
+                                                                    "record the network state"));
+                              }
+                              described(Done{});
+                            },
+                            ctx.call_deadlines()), void();
+                      }
+                      return forget_network_record(ctx, record->computer_id, std::move(described));
+                    }
+                    return set_egress_blocked(ctx, record->computer_id, container, !enabled,
+                                              std::move(described));
+                  }
+                  auto steps = plan_network_change(attached_networks(container), enabled, ctx.profile);
+                  apply_network_plan(ctx, container_name(record->computer_id), std::move(steps),
+                                     enabled, std::move(described));
                 });
 }
 
 void run_get_desktop_environment(BackendContext& ctx, FlowScope scope, Record record,
                                  Callback<nlohmann::json> done) {
   inspect_owned(ctx, scope, record,
-                [&ctx, record, done = std::move(done)](Expected<std::optional<nlohmann::json>> r) {
+                [&ctx, scope, record, done = std::move(done)](
+                    Expected<std::optional<nlohmann::json>> r) mutable {
                   if (!r.ok()) return done(r.failure());
                   if (!r.value()) return done(missing_computer(ctx, record->computer_id));
-                  // Headless images have no desktop; the desktop image comes later.
-                  done(nlohmann::json{{"enabled", false}, {"desktop_url", nullptr}});
+                  describe_container(ctx, scope, record, std::move(*r.value()), true,
+                                     [done = std::move(done)](Expected<nlohmann::json> info) {
+                                       if (!info.ok()) return done(info.failure());
+                                       done(nlohmann::json{
+                                           {"enabled", info.value()["desktop_environment"]},
+                                           {"desktop_url", info.value()["desktop_url"]}});
+                                     });
+                });
+}
+
+void run_set_desktop_environment(BackendContext& ctx, FlowScope scope, Record record,
+                                 bool enabled, Callback<nlohmann::json> done) {
+  inspect_owned(ctx, scope, record,
+                [&ctx, scope, record, enabled, done = std::move(done)](
+                    Expected<std::optional<nlohmann::json>> r) mutable {
+                  if (!r.ok()) return done(r.failure());
+                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
+                  const auto& container = *r.value();
+                  if (!is_desktop_capable(container)) {
+                    // Off is what a headless computer always is.
+                    if (enabled) return done(desktop_refused(ctx, record->computer_id));
+                    return describe_container(ctx, scope, record, container, false,
+                                              std::move(done));
+                  }
+                  if (!is_running(container)) {
+                    return done(OpFailure{
+                        VC_E_COMPUTER_STOPPED,
+                        "Computer '" + record->computer_id +
+                            "' is not running, so its desktop cannot be switched; start it "
+                            "first (any command starts it).",
+                        error_details(ctx.profile, "computer_stopped", true)});
+                  }
+                  switch_desktop(ctx, scope, container_name(record->computer_id), enabled,
+                                 [&ctx, record, done = std::move(done)](
+                                     Expected<DesktopState> state) mutable {
+                                   if (!state.ok()) return done(state.failure());
+                                   record->desktop_enabled = state.value().enabled;
+                                   describe_again(ctx, record, false, std::move(done));
+                                 });
                 });
 }
 
 void run_list(BackendContext& ctx, FlowScope scope, Callback<nlohmann::json> done) {
   if (ctx.shutting_down) return done(cancelled_failure());
+  // Desktop computers' network switches first (one call), then the containers.
+  list_network_blocked(ctx, scope, [&ctx, scope, done = std::move(done)](
+                                       Expected<std::set<std::string>> blocked) mutable {
+    if (!blocked.ok()) return done(blocked.failure());
+    list_containers(ctx, scope, std::move(blocked.value()), std::move(done));
+  });
+}
+
+void list_containers(BackendContext& ctx, const FlowScope& scope, std::set<std::string> blocked,
+                     Callback<nlohmann::json> done) {
   nlohmann::json filters = {{"label", nlohmann::json::array({std::string(labels::kOwned) + "=true"})}};
   auto handle = ctx.client.get_json(
       engine::query_target("/containers/json", {{"all", "1"}, {"filters", filters.dump()}}),
-      [&ctx, done = std::move(done)](engine::Result<engine::JsonResponse> result) {
+      [&ctx, blocked = std::move(blocked),
+       done = std::move(done)](engine::Result<engine::JsonResponse> result) {
         if (!result.ok()) return done(ctx.engine_failure(result.error(), "list containers"));
         const auto& rows = result.value().body;
         if (!rows.is_array()) {
@@ -486,7 +728,12 @@ void run_list(BackendContext& ctx, FlowScope scope, Callback<nlohmann::json> don
         }
         nlohmann::json computers = nlohmann::json::array();
         for (const auto& row : rows) {
-          if (auto info = computer_info_from_list_row(row, ctx.options.image)) {
+          DesktopFacts facts;
+          if (auto id = labelled_computer_id(row)) {
+            facts.network_blocked = blocked.count(*id) > 0;
+            facts.enabled = ctx.computers.desktop_enabled_of(*id);
+          }
+          if (auto info = computer_info_from_list_row(row, ctx.options.image, facts)) {
             computers.push_back(std::move(*info));
           }
         }
@@ -503,10 +750,12 @@ namespace vc::container {
 void run_describe(BackendContext& ctx, FlowScope scope, Record record,
                   Callback<nlohmann::json> done) {
   inspect_owned(ctx, scope, record,
-                [&ctx, record, done = std::move(done)](Expected<std::optional<nlohmann::json>> r) {
+                [&ctx, scope, record, done = std::move(done)](
+                    Expected<std::optional<nlohmann::json>> r) mutable {
                   if (!r.ok()) return done(r.failure());
                   if (!r.value()) return done(missing_computer(ctx, record->computer_id));
-                  done(computer_info_from_inspect(*r.value(), ctx.options.image));
+                  describe_container(ctx, scope, record, std::move(*r.value()), true,
+                                     std::move(done));
                 });
 }
 

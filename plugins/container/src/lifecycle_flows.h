@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -31,6 +32,7 @@ struct CreateRequest {
 struct AttachRequest {
   std::string computer_id;
   bool network_access = true;
+  bool desktop_environment = false;
   std::string shell;
 };
 
@@ -63,12 +65,23 @@ void run_factory_reset(BackendContext& ctx, FlowScope scope, Record record,
 void run_set_network_access(BackendContext& ctx, FlowScope scope, Record record, bool enabled,
                             Callback<nlohmann::json> done);
 
-// The live desktop state: always off for headless computers ({"enabled":false,...}).
+// The live desktop state {"enabled","desktop_url"}: always off for headless computers.
 void run_get_desktop_environment(BackendContext& ctx, FlowScope scope, Record record,
                                  Callback<nlohmann::json> done);
 
-// Every computer of this server, from one label-filtered container list call.
+// Switches Xfce on or off in place (same container, same files). A headless or custom-image
+// computer refuses "on" with the original's message and reports itself for "off".
+void run_set_desktop_environment(BackendContext& ctx, FlowScope scope, Record record,
+                                 bool enabled, Callback<nlohmann::json> done);
+
+// The refusal of a desktop on a computer not made from the bundled desktop image.
+OpFailure desktop_refused(const BackendContext& ctx, const std::string& computer_id);
+
+// Every computer of this server, from one label-filtered container list call (and one volume
+// list for desktop computers' network switches).
 void run_list(BackendContext& ctx, FlowScope scope, Callback<nlohmann::json> done);
+void list_containers(BackendContext& ctx, const FlowScope& scope, std::set<std::string> blocked,
+                     Callback<nlohmann::json> done);
 
 }  // namespace vc::container
 

@@ -51,6 +51,7 @@ constexpr const vc_option_decl* kOptions[] = {&kDockerHostOption,
                                               &vc::container::kHardenOption,
                                               &vc::container::kCreateOverridesOption,
                                               &vc::container::kEngineTimeoutOption,
+                                              &vc::container::kDesktopImageContextOption,
                                               nullptr};
 
 constexpr vc_plugin_descriptor kDescriptor = {
@@ -65,7 +66,6 @@ constexpr vc_plugin_descriptor kDescriptor = {
     .version = VC_DOCKER_PLUGIN_VERSION,
     .vendor = "mcp-virtual-computer",
     .description = "Persistent Docker containers through the Docker Engine API (dockerd)",
-    // No VC_CAP_DESKTOP: headless images only, for now.
     .capabilities = vc::container::kContainerBackendCapabilities,
     .options = kOptions,
     .create_backend = create_backend,

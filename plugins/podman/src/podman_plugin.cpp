@@ -133,6 +133,7 @@ constexpr const vc_option_decl* kOptions[] = {&kPodmanSocketOption,
                                               &vc::container::kHardenOption,
                                               &vc::container::kCreateOverridesOption,
                                               &vc::container::kEngineTimeoutOption,
+                                              &vc::container::kDesktopImageContextOption,
                                               nullptr};
 
 constexpr vc_plugin_descriptor kDescriptor = {
@@ -147,7 +148,6 @@ constexpr vc_plugin_descriptor kDescriptor = {
     .version = VC_PODMAN_PLUGIN_VERSION,
     .vendor = "mcp-virtual-computer",
     .description = "Persistent Podman containers through Podman's Docker-compatible API",
-    // No VC_CAP_DESKTOP: headless images only, for now.
     .capabilities = vc::container::kContainerBackendCapabilities,
     .options = kOptions,
     .create_backend = create_backend,

@@ -1,0 +1,71 @@
+// desktop_image.cpp — the bundled image's identity and the location of its build context.
+#include "desktop_image.h"
+
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "desktop_image_version.h"  // generated: kGeneratedDesktopImageVersion
+
+namespace vc::container {
+namespace {
+
+// Any function of this module: dladdr() maps it to the plugin file that holds it.
+void plugin_file_anchor() {}
+
+std::optional<std::filesystem::path> plugin_directory() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&plugin_file_anchor), &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return std::nullopt;
+  }
+  std::error_code error;
+  auto file = std::filesystem::canonical(info.dli_fname, error);
+  if (error) return std::nullopt;
+  return file.parent_path();
+}
+
+}  // namespace
+
+std::string_view desktop_image_version() { return kGeneratedDesktopImageVersion; }
+
+bool is_desktop_image(std::string_view image) {
+  if (image == kDesktopImageTag) return true;
+  for (std::string_view prefix : {"localhost/", "docker.io/library/"}) {
+    if (image.size() == prefix.size() + kDesktopImageTag.size() && image.starts_with(prefix) &&
+        image.substr(prefix.size()) == kDesktopImageTag) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<std::string> locate_desktop_image_context(std::string_view configured,
+                                                        std::string& error) {
+  std::filesystem::path folder;
+  if (!configured.empty()) {
+    folder = std::filesystem::path(configured);
+  } else {
+    auto directory = plugin_directory();
+    if (!directory) {
+      error = "Cannot tell where this plugin was loaded from, so the desktop image's build "
+              "context cannot be found; pass --desktop-image-context DIR (the desktop_image "
+              "folder of the mcp-virtual-computer sources).";
+      return std::nullopt;
+    }
+    folder = *directory / kContextFolderName;
+  }
+  std::error_code status;
+  if (!std::filesystem::is_regular_file(folder / "Dockerfile", status)) {
+    error = "The desktop image's build context " + folder.string() +
+            " has no Dockerfile. Reinstall the plugin with its " +
+            std::string(kContextFolderName) +
+            " folder, or pass --desktop-image-context DIR (the desktop_image folder of the "
+            "mcp-virtual-computer sources).";
+    return std::nullopt;
+  }
+  return folder.string();
+}
+
+}  // namespace vc::container
