@@ -111,7 +111,8 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
 // after the action (fallthrough), so `computers list --backend podman` works.
 void add_computers_command(CLI::App& app, HostOptions& handles, ComputersCommand& values) {
   CLI::App* computers = app.add_subcommand(
-      "computers", "Manage this backend's computers: list, restart, reset, delete, exec");
+      "computers",
+      "Manage this backend's computers: list, prepare, restart, reset, delete, exec");
   computers->fallthrough();
   computers->require_subcommand(1);
   computers->add_flag("--json", values.json, "Print JSON instead of tables and sentences");
@@ -120,7 +121,7 @@ void add_computers_command(CLI::App& app, HostOptions& handles, ComputersCommand
   auto action = [&](const char* name, const char* description, ComputersAction kind) {
     CLI::App* sub = computers->add_subcommand(name, description);
     sub->fallthrough();
-    if (kind != ComputersAction::list) {
+    if (kind != ComputersAction::list && kind != ComputersAction::prepare) {
       sub->add_option("computer_id", values.computer_id, "The computer's id")->required();
     }
     if (kind == ComputersAction::reset || kind == ComputersAction::remove) {
@@ -130,6 +131,10 @@ void add_computers_command(CLI::App& app, HostOptions& handles, ComputersCommand
     return sub;
   };
   action("list", "List the computers, with their state", ComputersAction::list);
+  action("prepare",
+         "Make the image of new computers ready now (builds the bundled desktop image when "
+         "it is missing or out of date), so that the first computer starts at once",
+         ComputersAction::prepare);
   action("restart", "Restart a computer; its files are kept", ComputersAction::restart);
   action("reset", "Factory-reset a computer: fresh files, same id and settings",
          ComputersAction::reset);
@@ -349,7 +354,8 @@ ParseOutcome parse_command_line(int argc, const char* const* argv,
     for (const auto& [sub, kind] : handles.computers_actions) {
       if (sub->parsed()) computers.action = kind;
     }
-    if (computers.action != ComputersAction::list && !is_valid_computer_id(computers.computer_id)) {
+    if (computers.action != ComputersAction::list && computers.action != ComputersAction::prepare &&
+        !is_valid_computer_id(computers.computer_id)) {
       return {std::nullopt,
               report_config_error(err, "'" + computers.computer_id +
                                            "' is not a computer id: ids are 1-63 lowercase "

@@ -39,7 +39,7 @@ Prescan prescan_command_line(int argc, const char* const* argv);
 enum class Command { serve, list_plugins, computers };
 
 // `mcp-virtual-computer computers ACTION ...`: the operator's command line.
-enum class ComputersAction { list, restart, reset, remove, exec };
+enum class ComputersAction { list, prepare, restart, reset, remove, exec };
 
 struct ComputersCommand {
   ComputersAction action = ComputersAction::list;

@@ -193,6 +193,37 @@ CancelHandle ComputerLifecycle::list(
   return chain;
 }
 
+CancelHandle ComputerLifecycle::prepare_image(ProgressFn progress,
+                                              std::function<void(Expected<std::string>)> done) {
+  auto chain = state_->chain();
+  auto shared_done = std::make_shared<std::function<void(Expected<std::string>)>>(std::move(done));
+  StepOptions with_progress;
+  with_progress.on_emit = [progress](vc_stream stream, std::string_view bytes) {
+    if (stream != VC_STREAM_PROGRESS || !progress) return;
+    if (auto event = read_progress_event(bytes)) {
+      progress(event->progress, event->total, event->message);
+    }
+  };
+  state_->validated_then(
+      chain,
+      [chain, shared_done, with_progress] {
+        chain->run(
+            plugins::Operation::ensure_image, Json::object(),
+            [shared_done](Expected<Json> result) {
+              if (!result.ok()) return (*shared_done)(result.failure());
+              const Json& document = result.value();
+              auto action = document.is_object() ? document.find("action") : document.end();
+              (*shared_done)(document.is_object() && action != document.end() &&
+                                     action->is_string()
+                                 ? action->get<std::string>()
+                                 : std::string("present"));
+            },
+            with_progress);
+      },
+      [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
+  return chain;
+}
+
 CancelHandle ComputerLifecycle::create(CreateSpec spec, ProgressFn progress, InfoDone done) {
   auto chain = state_->chain();
   auto state = state_;

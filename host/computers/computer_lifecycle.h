@@ -60,6 +60,11 @@ class ComputerLifecycle {
   // Every computer of this backend, sorted by computer id.
   CancelHandle list(std::function<void(Expected<std::vector<ComputerInfo>>)> done);
 
+  // Makes the image new computers are created from available (the bundled desktop image is
+  // built when missing or out of date), reporting progress. Yields the backend's action:
+  // "present", "pulled" or "built".
+  CancelHandle prepare_image(ProgressFn progress, std::function<void(Expected<std::string>)> done);
+
   // Creates and starts a new computer. VC_E_ALREADY_EXISTS ("Computer '<id>' already
   // exists.") when one with that id exists: creating never adopts or replaces.
   CancelHandle create(CreateSpec spec, ProgressFn progress,

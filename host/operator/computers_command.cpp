@@ -109,6 +109,19 @@ class OperatorRun {
               computers::computer_listing_report(listed.value(), lifecycle_->backend_name()),
               format_computer_table(listed.value())));
         });
+      case ComputersAction::prepare:
+        return lifecycle_->prepare_image(
+            [](double progress, std::optional<double> total, const std::string& message) {
+              std::cerr << message;
+              if (total) std::cerr << " [" << progress << "/" << *total << "]";
+              std::cerr << std::endl;
+            },
+            [this](Expected<std::string> action) {
+              if (!action) return finish(failed(action.failure()));
+              finish(reporter_.succeed(Json{{"image", config_image()}, {"action", action.value()}},
+                                       "The image of new computers is ready (" +
+                                           action.value() + ").\n"));
+            });
       case ComputersAction::restart:
         return lifecycle_->restart(id, [this](Expected<ComputerInfo> done) {
           if (!done) return finish(failed(done.failure()));
@@ -134,6 +147,12 @@ class OperatorRun {
         return start_exec();
     }
     return nullptr;
+  }
+
+  // The --image option as given, or the backend's default.
+  Json config_image() const {
+    auto it = config_.backend_options.find("image");
+    return it != config_.backend_options.end() ? *it : Json();
   }
 
   CancelHandle start_exec() {

@@ -1,4 +1,5 @@
-// computers_command.h — `mcp-virtual-computer computers list|restart|reset|delete|exec`: the
+// computers_command.h — `mcp-virtual-computer computers list|prepare|restart|reset|delete|exec`:
+// the
 // operator's command line, on the same binary, plugins and options as the server.
 //
 // Output: tables and sentences for people, or with --json one JSON document on stdout for

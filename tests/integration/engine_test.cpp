@@ -83,9 +83,18 @@ void sweep_leftovers(const test::ContainerEngine& engine) {
       if (!line.empty()) names.push_back(line);
     }
   }
+  // Desktop computers' firewall helpers are "kilntainer-it-<pid>-<n>.firewall".
   for (const auto& name : names) {
-    const pid_t pid = creator_pid(name);
+    const pid_t pid = creator_pid(name.substr(0, name.find('.')));
     if (pid > 0 && !process_alive(pid)) engine.remove_container(name);
+  }
+  // And their network-off records, "kilntainer-it-<pid>-<n>.network-off" volumes.
+  const auto volumes =
+      engine.run_cli({"volume", "ls", "--filter", "name=kilntainer-it-", "--format", "{{.Name}}"});
+  std::istringstream volume_lines(volumes.out);
+  for (std::string line; std::getline(volume_lines, line);) {
+    const pid_t pid = creator_pid(line.substr(0, line.find('.')));
+    if (pid > 0 && !process_alive(pid)) engine.run_cli({"volume", "rm", "-f", line});
   }
 }
 
@@ -122,7 +131,11 @@ void EngineTest::SetUp() {
 
 void EngineTest::TearDown() {
   // Also after a failure or a skip: nothing the test made may outlive it.
-  for (const auto& id : computer_ids_) engine().remove_container(container_name_for(id));
+  for (const auto& id : computer_ids_) {
+    engine().remove_container(container_name_for(id) + ".firewall");
+    engine().remove_container(container_name_for(id));
+    engine().run_cli({"volume", "rm", "-f", container_name_for(id) + ".network-off"});
+  }
   for (const auto& name : extra_containers_) engine().remove_container(name);
 }
 

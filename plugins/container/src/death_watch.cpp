@@ -23,6 +23,9 @@ DeathWatch::DeathWatch(BackendContext& ctx, std::shared_ptr<ComputerRecord> reco
     : ctx_(ctx), record_(std::move(record)), done_(std::move(done)) {}
 
 void DeathWatch::start() {
+  // A watch cancelled before it started (its op's cancel hook ran at once) is over already;
+  // holding itself then would keep it, and its record, forever.
+  if (done_ == nullptr) return;
   keep_alive_ = shared_from_this();
   arm();
 }
