@@ -8,7 +8,8 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libuv1-dev libboost-dev nlohmann-json3-dev
           libspdlog-dev libcli11-dev node-llhttp libarchive-dev)
 if [[ "${1:-}" == "test" ]]; then
-  packages+=(libgtest-dev libgmock-dev)
+  # chromium: the desktop view is tested in a real browser (driven by playwright-core).
+  packages+=(libgtest-dev libgmock-dev chromium)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

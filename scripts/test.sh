@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, starts the engines the integration tests use
-# (dockerd and Podman's API service, with locally built test images), builds everything with AddressSanitizer and
-# UndefinedBehaviorSanitizer and warnings as errors, and runs the whole suite with ctest.
+# The test command: installs what is missing (Debian's chromium included), starts the engines
+# the integration tests use (dockerd and Podman's API service, with locally built test images),
+# builds everything with AddressSanitizer and UndefinedBehaviorSanitizer and warnings as errors,
+# builds the bundled desktop image on both engines through the plugins (cached: seconds when
+# it is current), and runs the whole suite with ctest.
 #   scripts/test.sh [extra ctest arguments, e.g. -R protocol]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,8 +20,14 @@ cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=Debug -DVC_SANITIZE=ON -DVC_WARNINGS_AS_ERRORS=ON -DVC_BUILD_TESTS=ON
 cmake --build "$build" --parallel "$(nproc)"
 
+# The bundled desktop image, built by each plugin through its engine's build API exactly as a
+# user's first start would (a current image is kept: this takes a second then).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+"$build/bin/mcp-virtual-computer" --backend docker computers prepare
+"$build/bin/mcp-virtual-computer" --backend podman --podman-socket unix:///run/podman/podman.sock \
+  computers prepare
+
 # The engines the scripts made available: their integration cases fail rather than skip.
 export VC_REQUIRE_ENGINES=${VC_REQUIRE_ENGINES:-docker,podman}
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir "$build" --output-on-failure --parallel 2 --timeout 600 "$@"

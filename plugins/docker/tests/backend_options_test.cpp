@@ -19,7 +19,7 @@ TEST(BackendOptions, DefaultsWhenEverythingIsNull) {
                       error);
   ASSERT_TRUE(parsed) << error;
   EXPECT_EQ(parsed->engine_address, "unix:///var/run/docker.sock");
-  EXPECT_EQ(parsed->image, "debian:bookworm-slim");
+  EXPECT_EQ(parsed->image, "mcp-virtual-computer-desktop:bookworm");  // as the original
   EXPECT_FALSE(parsed->cpus);
   EXPECT_FALSE(parsed->memory_bytes);
   EXPECT_FALSE(parsed->pids_limit);

@@ -1,0 +1,156 @@
+// The desktop as a person sees it: the official MCP TypeScript client starts the real host
+// with the bundled desktop image, and Debian's Chromium (driven by playwright-core) opens the
+// desktop_url the host reports. Checked by what noVNC says (connected) and by the picture
+// itself: the Xfce screen is not one flat colour, and the panel's row differs from the
+// background's. Then the same with the network switched off (the view must survive the
+// firewall), and a view without the secret must not connect.
+//
+// Usage: node desktop_view.mjs <host binary> [host arguments...]
+// Environment: COMPUTER_ID; VC_ARTIFACT_DIR (screenshots, default ./artifacts); CHROMIUM
+// (default /usr/bin/chromium). Real-time waits only: WebSocket traffic does not advance
+// Chromium's virtual time.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { chromium } from "playwright-core";
+
+const [command, ...args] = process.argv.slice(2);
+if (!command) {
+  console.error("usage: node desktop_view.mjs <host binary> [arguments...]");
+  process.exit(2);
+}
+const computerId = process.env.COMPUTER_ID ?? "e2e-desktop";
+const artifacts = process.env.VC_ARTIFACT_DIR ?? "artifacts";
+mkdirSync(artifacts, { recursive: true });
+
+let passed = 0;
+const failures = [];
+function expect(condition, what) {
+  if (condition) passed += 1;
+  else failures.push(what);
+  console.log(`${condition ? "ok  " : "FAIL"} ${what}`);
+}
+
+const transport = new StdioClientTransport({
+  command,
+  args,
+  env: { ...process.env, COMPUTER_ID: computerId, DESKTOP_ENVIRONMENT: "true" },
+  stderr: "inherit",
+});
+const client = new Client({ name: "vc-desktop-view", version: "1.0.0" }, { capabilities: {} });
+
+async function call(name, argumentsObject = {}) {
+  const answer = await client.callTool({ name, arguments: argumentsObject }, undefined,
+                                       { timeout: 600_000 });
+  if (answer.isError) throw new Error(`${name} failed: ${JSON.stringify(answer.structuredContent)}`);
+  return answer.structuredContent ?? {};
+}
+
+// Waits (real time) until noVNC's status says connected, or `seconds` pass; returns the text.
+async function waitForConnected(page, seconds) {
+  const deadline = Date.now() + seconds * 1000;
+  let status = "";
+  while (Date.now() < deadline) {
+    status = await page.evaluate(() => document.getElementById("noVNC_status")?.textContent ?? "");
+    const connected = await page.evaluate(
+      () => document.documentElement.classList.contains("noVNC_connected"));
+    if (connected) return { connected, status };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { connected: false, status };
+}
+
+// What the framebuffer canvas holds: its size, how many colours a coarse sample finds, and
+// the mean colour of the panel's row and of a row in the middle of the screen.
+async function describeScreen(page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector("#noVNC_container canvas");
+    if (!canvas) return { width: 0, height: 0, colours: 0 };
+    const context = canvas.getContext("2d");
+    const { width, height } = canvas;
+    const pixels = context.getImageData(0, 0, width, height).data;
+    const colours = new Set();
+    for (let y = 0; y < height; y += 4) {
+      for (let x = 0; x < width; x += 4) {
+        const i = (y * width + x) * 4;
+        colours.add((pixels[i] << 16) | (pixels[i + 1] << 8) | pixels[i + 2]);
+      }
+    }
+    const rowMean = (y) => {
+      let r = 0, g = 0, b = 0;
+      for (let x = 0; x < width; x += 1) {
+        const i = (y * width + x) * 4;
+        r += pixels[i]; g += pixels[i + 1]; b += pixels[i + 2];
+      }
+      return [r / width, g / width, b / width].map(Math.round);
+    };
+    return { width, height, colours: colours.size, panel: rowMean(12), middle: rowMean(400) };
+  });
+}
+
+async function checkView(page, url, label) {
+  await page.goto(url);
+  const { connected, status } = await waitForConnected(page, 30);
+  expect(connected, `${label}: noVNC connects (status: "${status}")`);
+  // Let the first full frame arrive and the Xfce panel paint.
+  await page.waitForTimeout(2500);
+  const shot = join(artifacts, `desktop-${computerId}-${label}.png`);
+  await page.screenshot({ path: shot });
+  console.log(`screenshot: ${shot}`);
+  const screen = await describeScreen(page);
+  console.log(`${label}: screen ${JSON.stringify(screen)}`);
+  expect(screen.width === 1280 && screen.height === 800, `${label}: the framebuffer is 1280x800`);
+  expect(screen.colours > 20, `${label}: the screen is not one flat colour (${screen.colours} colours)`);
+  const difference = screen.panel && screen.middle
+    ? screen.panel.reduce((sum, value, i) => sum + Math.abs(value - screen.middle[i]), 0) : 0;
+  expect(difference > 60, `${label}: the panel's row differs from the background (by ${difference})`);
+}
+
+let browser;
+try {
+  await client.connect(transport);
+  const ui = await call("computer_ui");
+  console.log("computer_ui:", JSON.stringify({ ...ui, desktop_url: ui.desktop_url ? "<set>" : null }));
+  expect(ui.desktop_environment === true, "computer_ui: the Xfce desktop is on");
+  const url = ui.desktop_url ?? "";
+  expect(/^http:\/\/127\.0\.0\.1:\d+\/vnc\.html#.*token%3D[0-9a-f]{48}$/.test(url),
+         "computer_ui: desktop_url opens noVNC on 127.0.0.1 with the computer's secret");
+
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           "--disable-domain-reliability", "--no-pings",
+           "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+  });
+  const page = await browser.newPage({ viewport: { width: 1300, height: 860 } });
+  await checkView(page, url, "on");
+
+  const offline = await call("set_network_access", { enabled: false });
+  expect(offline.network_access === false, "set_network_access: the network is off");
+  await checkView(page, offline.desktop_url ?? url, "network-off");
+  await call("set_network_access", { enabled: true });
+
+  // The same page without the secret, or with another one, never connects.
+  const stranger = await browser.newPage({ viewport: { width: 1300, height: 860 } });
+  await stranger.goto(url.replace(/token%3D[0-9a-f]{48}/, `token%3D${"0".repeat(48)}`));
+  const refused = await waitForConnected(stranger, 6);
+  expect(!refused.connected, `without the secret noVNC does not connect (status: "${refused.status}")`);
+  await stranger.screenshot({ path: join(artifacts, `desktop-${computerId}-refused.png`) });
+} catch (error) {
+  failures.push(`error: ${error?.stack ?? error}`);
+  console.log("FAIL", error?.stack ?? error);
+} finally {
+  await browser?.close().catch(() => {});
+  try {
+    await client.callTool({ name: "computer_delete", arguments: { computer_id: computerId } });
+  } catch {}
+  await client.close().catch(() => {});
+}
+
+console.log(`${passed} passed, ${failures.length} failed`);
+if (failures.length > 0) {
+  console.log("failures:\n  " + failures.join("\n  "));
+  process.exit(1);
+}
