@@ -55,8 +55,11 @@ Expected<Json> parse(std::string_view text) {
   }
   try {
     return Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& error) {
-    // what() starts with "[json.exception.parse_error.101] "; the rest is the useful part.
+  } catch (const Json::exception& error) {
+    // A syntax error (parse_error) or a number that overflows a double (out_of_range.406,
+    // "1e999999"): both are a message that cannot be read, answered with -32700, never an
+    // exception that ends the process. what() starts with "[json.exception.parse_error.101] ";
+    // the rest is the useful part.
     std::string detail = error.what();
     const size_t tag_end = detail.find("] ");
     if (tag_end != std::string::npos) detail.erase(0, tag_end + 2);

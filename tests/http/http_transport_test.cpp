@@ -210,7 +210,7 @@ TEST(HttpTransport, ConformanceFixturesOnlyWithTheFlag) {
   HttpHost plain;
   EXPECT_EQ(tool_names(plain),
             (std::vector<std::string>{"terminal_execute", "computer_ui", "runtime_status",
-                                      "set_network_access", "list_directory", "read_file",
+                                      "set_network_access", "set_desktop_environment", "list_directory", "read_file",
                                       "write_file", "edit_file"}));
 
   HttpHost fixtures({"--conformance-fixtures"});

@@ -29,6 +29,14 @@ TEST_F(ProtocolErrors, MalformedJsonIsAParseErrorWithNullId) {
   expect_still_serving();
 }
 
+TEST_F(ProtocolErrors, ANumberThatOverflowsADoubleIsAParseErrorNotACrash) {
+  host_.send_raw("{\"jsonrpc\":\"2.0\",\"id\":1e999999,\"method\":\"ping\"}\n");
+  const Json reply = next_reply();
+  EXPECT_TRUE(reply["id"].is_null()) << reply.dump();
+  EXPECT_EQ(reply["error"]["code"], -32700) << reply.dump();
+  expect_still_serving();
+}
+
 TEST_F(ProtocolErrors, BatchesAreInvalidRequests) {
   host_.send(Json::array({Json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "ping"}}}));
   const Json reply = next_reply();

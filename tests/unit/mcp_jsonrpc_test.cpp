@@ -19,6 +19,18 @@ TEST(JsonRpc, ParseReportsSyntaxErrors) {
   EXPECT_FALSE(parse(std::string(R"({"a": ")") + "\xff" + "\"}").ok());  // invalid UTF-8
 }
 
+TEST(JsonRpc, ParseReportsNumbersThatOverflowADouble) {
+  // nlohmann throws out_of_range.406 for these, not parse_error: still a -32700, never a throw.
+  for (const char* text : {R"({"jsonrpc":"2.0","id":1e999999,"method":"ping"})",
+                           R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":-1e400}})"}) {
+    const auto parsed = parse(text);
+    ASSERT_FALSE(parsed.ok()) << text;
+    EXPECT_EQ(parsed.failure().status, kParseError) << text;
+    EXPECT_NE(parsed.failure().message.find("overflow"), std::string::npos)
+        << parsed.failure().message;
+  }
+}
+
 TEST(JsonRpc, ParseRefusesAbsurdNesting) {
   const auto nested = [](size_t depth) {
     return std::string(depth, '[') + std::string(depth, ']');

@@ -164,8 +164,8 @@ TEST_F(TerminalExecuteTest, LifecycleToolsComeOnlyWithTheFlag) {
   context.lifecycle = lifecycle_.get();
   auto with_lifecycle = make_tool_catalog(context);
   auto names = names_of(with_lifecycle);
-  ASSERT_EQ(names.size(), 13u);
-  EXPECT_EQ(std::vector<std::string>(names.begin() + 8, names.end()),
+  ASSERT_EQ(names.size(), 14u);
+  EXPECT_EQ(std::vector<std::string>(names.begin() + 9, names.end()),
             (std::vector<std::string>{"computer_list", "computer_create", "computer_restart",
                                       "computer_factory_reset", "computer_delete"}));
   for (const auto& entry : with_lifecycle) {
