@@ -108,7 +108,12 @@ for (let run = 0; run < runs; run += 1) {
   const ui = await call(client, "computer_ui");
   await page.goto(ui.desktop_url);
   while (!(await panelVisible(page))) {
-    if (performance.now() - start > 60_000) throw new Error("the desktop never became visible");
+    if (performance.now() - start > 60_000) {
+      await page.screenshot({ path: `desktop-bench-failed-${run}.png` });
+      const status = await page.evaluate(
+        () => `${document.documentElement.className} | ${document.getElementById("noVNC_status")?.textContent}`);
+      throw new Error(`the desktop never became visible (${status}; screenshot desktop-bench-failed-${run}.png)`);
+    }
     await sleep(20);
   }
   visible.push(performance.now() - start);

@@ -279,6 +279,12 @@ void reapply_egress(BackendContext& ctx, const std::string& computer_id,
                        });
 }
 
+void record_network_blocked(BackendContext& ctx, const std::string& computer_id, bool blocked,
+                            Callback<Done> done) {
+  if (blocked) return create_record(ctx, computer_id, std::move(done));
+  forget_network_record(ctx, computer_id, std::move(done));
+}
+
 void forget_network_record(BackendContext& ctx, const std::string& computer_id,
                            Callback<Done> done) {
   if (ctx.shutting_down) return done(cancelled_failure());

@@ -48,6 +48,10 @@ void set_egress_blocked(BackendContext& ctx, const std::string& computer_id,
 void reapply_egress(BackendContext& ctx, const std::string& computer_id,
                     const nlohmann::json& container, Callback<bool> done);
 
+// Writes the record alone, for a computer that is not running (its next start applies it).
+void record_network_blocked(BackendContext& ctx, const std::string& computer_id, bool blocked,
+                            Callback<Done> done);
+
 // Removes the record (when the computer is deleted). A missing record is fine.
 void forget_network_record(BackendContext& ctx, const std::string& computer_id,
                            Callback<Done> done);

@@ -627,21 +627,8 @@ void run_set_network_access(BackendContext& ctx, FlowScope scope, Record record,
                   if (is_desktop_capable(container)) {
                     if (!is_running(container)) {
                       // The record alone: the rules go in at the next start.
-                      if (!enabled) {
-                        return ctx.client.post_json(
-                            "/volumes/create",
-                            nlohmann::json{{"Name", network_off_record_name(record->computer_id)},
-                                           {"Labels", {{labels::kNetworkOffFor, record->computer_id}}}},
-                            [&ctx, described](engine::Result<engine::JsonResponse> made) mutable {
-                              if (!made.ok()) {
-                                return described(ctx.engine_failure(made.error(),
-                                                                    "record the network state"));
-                              }
-                              described(Done{});
-                            },
-                            ctx.call_deadlines()), void();
-                      }
-                      return forget_network_record(ctx, record->computer_id, std::move(described));
+                      return record_network_blocked(ctx, record->computer_id, !enabled,
+                                                    std::move(described));
                     }
                     return set_egress_blocked(ctx, record->computer_id, container, !enabled,
                                               std::move(described));
@@ -741,22 +728,6 @@ void list_containers(BackendContext& ctx, const FlowScope& scope, std::set<std::
       },
       ctx.call_deadlines());
   track_in(scope, handle);
-}
-
-}  // namespace vc::container
-
-namespace vc::container {
-
-void run_describe(BackendContext& ctx, FlowScope scope, Record record,
-                  Callback<nlohmann::json> done) {
-  inspect_owned(ctx, scope, record,
-                [&ctx, scope, record, done = std::move(done)](
-                    Expected<std::optional<nlohmann::json>> r) mutable {
-                  if (!r.ok()) return done(r.failure());
-                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
-                  describe_container(ctx, scope, record, std::move(*r.value()), true,
-                                     std::move(done));
-                });
 }
 
 }  // namespace vc::container

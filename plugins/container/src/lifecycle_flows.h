@@ -84,11 +84,3 @@ void list_containers(BackendContext& ctx, const FlowScope& scope, std::set<std::
                      Callback<nlohmann::json> done);
 
 }  // namespace vc::container
-
-namespace vc::container {
-
-// The computer info of an existing computer, read as it is (nothing is changed).
-void run_describe(BackendContext& ctx, FlowScope scope, Record record,
-                  Callback<nlohmann::json> done);
-
-}  // namespace vc::container
