@@ -220,7 +220,11 @@ TEST_P(DesktopTest, TheViewOpensWithItsSecretOnlyFromTheHostOrABridgeNeighbour) 
   EXPECT_EQ(stranger.find("RFB"), std::string::npos) << stranger;
   const std::string vnc = from_neighbour(ip, "vnc");
   EXPECT_EQ(vnc.find("RFB"), std::string::npos) << vnc;
+  // The secret is in the payloads, never in the server's log (at debug level here).
+  const std::string log = host->stderr_text();
   close_host(host);
+  EXPECT_FALSE(log.empty());
+  EXPECT_EQ(log.find(view.token), std::string::npos) << "the desktop secret was logged";
 }
 
 TEST_P(DesktopTest, RestartBringsTheDesktopBackOnThePortTheEngineNowPublishes) {

@@ -86,6 +86,9 @@ host="$prefix/bin/mcp-virtual-computer"
 backends="$prefix/lib/mcp-virtual-computer/backends"
 [[ -x "$host" ]] || fail "the install lacks bin/mcp-virtual-computer"
 [[ -f "$backends/vc-backend-docker.so" ]] || fail "the install lacks the Docker plugin"
+# The desktop image's build context is installed beside the plugin that builds from it.
+[[ -f "$backends/desktop-image/Dockerfile" && -x "$backends/desktop-image/vc-supervisor" ]] ||
+  fail "the install lacks the desktop image's build context beside the plugin"
 [[ ! -e "$backends/vc-backend-podman.so" ]] || fail "the install has a Podman plugin already"
 checksum_before="$(sha256sum "$host" | cut -d' ' -f1)"
 
@@ -103,6 +106,8 @@ plugin="$plugin_build/vc-backend-podman.so"
 [[ -f "$plugin" ]] || fail "the build did not produce $plugin"
 exports="$(nm -D --defined-only "$plugin" | awk '{print $NF}' | sort -u | tr '\n' ' ')"
 [[ "$exports" == "vc_plugin_entry_v1 " ]] || fail "$plugin exports: $exports"
+[[ -f "$plugin_build/desktop-image/Dockerfile" ]] ||
+  fail "the out-of-tree build did not put the desktop image's build context beside $plugin"
 
 export HOME="$work/home" XDG_STATE_HOME="$work/state" XDG_DATA_HOME="$work/data" \
   XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
