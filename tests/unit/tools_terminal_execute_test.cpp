@@ -394,3 +394,49 @@ TEST_F(TerminalExecuteTest, TheAnnotationsSayItCanChangeAnything) {
 
 }  // namespace
 }  // namespace vc::tools
+
+namespace vc::tools {
+namespace {
+
+class RuntimeStatusTest : public TerminalExecuteTest {
+ protected:
+  Json runtime_status() {
+    auto status_call = std::make_shared<FakeToolCall>(Json::object());
+    catalog_.at(2)->call(status_call);
+    EXPECT_TRUE(status_call->finished());
+    return status_call->payload();
+  }
+};
+
+TEST_F(RuntimeStatusTest, ShowsTheImageBuildWhileTheComputerIsPrepared) {
+  using plugins::Operation;
+  ASSERT_EQ(catalog_.at(2)->definition().name, "runtime_status");
+  EXPECT_EQ(runtime_status()["runtime_state"], "ready");
+  backend_->script(Operation::ensure_image, FakeReply::held());
+  auto command = call(Json{{"command", "true"}});  // the first call acquires the computer
+  run();
+  std::shared_ptr<test_support::FakeOp> build;
+  for (const auto& op : backend_->all_started()) {
+    if (op->op == Operation::ensure_image) build = op;
+  }
+  ASSERT_TRUE(build) << "the acquisition did not reach ensure_image";
+  EXPECT_EQ(runtime_status()["runtime_state"], "working") << "before any progress event";
+  build->callbacks.on_emit(VC_STREAM_PROGRESS,
+                           R"({"progress":7,"total":14,"message":"Building the desktop image: step 8/14"})");
+  const Json working = runtime_status();
+  EXPECT_EQ(working["runtime_state"], "working") << working.dump();
+  EXPECT_EQ(working["runtime_message"], "Building the desktop image: step 8/14");
+  EXPECT_DOUBLE_EQ(working["runtime_progress"].get<double>(), 2.0);  // half of 4
+  EXPECT_EQ(working["computer_attached"], false);
+
+  backend_->resolve(build, FakeReply::ok(Json{{"image", "fake:latest"}, {"action", "built"}}));
+  run();
+  EXPECT_TRUE(command->finished());
+  const Json ready = runtime_status();
+  EXPECT_EQ(ready["runtime_state"], "ready") << ready.dump();
+  EXPECT_EQ(ready["runtime_progress"], 4.0);
+  EXPECT_EQ(ready["computer_attached"], true);
+}
+
+}  // namespace
+}  // namespace vc::tools
