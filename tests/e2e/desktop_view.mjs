@@ -89,12 +89,26 @@ async function describeScreen(page) {
   });
 }
 
+// Waits (real time) until the framebuffer shows the panel over the background, or `seconds`.
+async function waitForPanel(page, seconds) {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    const screen = await describeScreen(page);
+    if (screen.panel && screen.middle &&
+        screen.panel.reduce((sum, value, i) => sum + Math.abs(value - screen.middle[i]), 0) > 60) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function checkView(page, url, label) {
   await page.goto(url);
   const { connected, status } = await waitForConnected(page, 30);
   expect(connected, `${label}: noVNC connects (status: "${status}")`);
-  // Let the first full frame arrive and the Xfce panel paint.
-  await page.waitForTimeout(2500);
+  // The first full frame arrives and the Xfce panel paints; the checks below judge it.
+  await waitForPanel(page, 30);
+  await page.waitForTimeout(500);
   const shot = join(artifacts, `desktop-${computerId}-${label}.png`);
   await page.screenshot({ path: shot });
   console.log(`screenshot: ${shot}`);
