@@ -9,7 +9,8 @@ packages=(cmake ninja-build g++ pkg-config libuv1-dev libboost-dev nlohmann-json
           libspdlog-dev libcli11-dev node-llhttp libarchive-dev)
 if [[ "${1:-}" == "test" ]]; then
   # chromium: the desktop view is tested in a real browser (driven by playwright-core).
-  packages+=(libgtest-dev libgmock-dev chromium)
+  # clang and its runtime: the fuzz harnesses are built with libFuzzer (scripts/fuzz.sh).
+  packages+=(libgtest-dev libgmock-dev chromium clang libclang-rt-14-dev)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

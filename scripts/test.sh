@@ -3,7 +3,8 @@
 # the integration tests use (dockerd and Podman's API service, with locally built test images),
 # builds everything with AddressSanitizer and UndefinedBehaviorSanitizer and warnings as errors,
 # builds the bundled desktop image on both engines through the plugins (cached: seconds when
-# it is current), and runs the whole suite with ctest.
+# it is current), fuzzes each parser for 30 s (VC_FUZZ_SECONDS), and runs the whole suite with
+# ctest.
 #   scripts/test.sh [extra ctest arguments, e.g. -R protocol]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,6 +27,11 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 "$build/bin/mcp-virtual-computer" --backend docker computers prepare
 "$build/bin/mcp-virtual-computer" --backend podman --podman-socket unix:///run/podman/podman.sock \
   computers prepare
+
+# A short fuzzing run of every parser harness (clang, libFuzzer), so every run of the suite
+# keeps fuzzing; the seed corpora are also replayed by ctest below. Before ctest, so that
+# ctest's summary is the last word.
+bash "$root/scripts/fuzz.sh" "${VC_FUZZ_SECONDS:-30}"
 
 # The engines the scripts made available: their integration cases fail rather than skip.
 export VC_REQUIRE_ENGINES=${VC_REQUIRE_ENGINES:-docker,podman}
