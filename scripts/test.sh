@@ -3,8 +3,8 @@
 # the integration tests use (dockerd and Podman's API service, with locally built test images),
 # builds everything with AddressSanitizer and UndefinedBehaviorSanitizer and warnings as errors,
 # builds the bundled desktop image on both engines through the plugins (cached: seconds when
-# it is current), fuzzes each parser for 30 s (VC_FUZZ_SECONDS), and runs the whole suite with
-# ctest.
+# it is current), fuzzes each parser for 30 s (VC_FUZZ_SECONDS), runs the threaded suites under
+# ThreadSanitizer, and runs the whole suite with ctest.
 #   scripts/test.sh [extra ctest arguments, e.g. -R protocol]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,6 +32,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 # keeps fuzzing; the seed corpora are also replayed by ctest below. Before ctest, so that
 # ctest's summary is the last word.
 bash "$root/scripts/fuzz.sh" "${VC_FUZZ_SECONDS:-30}"
+# The suites where threads meet, under ThreadSanitizer (their own build, build/tsan).
+bash "$root/scripts/tsan.sh"
 
 # The engines the scripts made available: their integration cases fail rather than skip.
 export VC_REQUIRE_ENGINES=${VC_REQUIRE_ENGINES:-docker,podman}
