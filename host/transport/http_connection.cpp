@@ -333,6 +333,9 @@ void HttpConnection::finish_response(bool close_connection) {
     return;
   }
   state_ = State::reading;
+  // The close callbacks belong to the response that just finished: a keep-alive connection
+  // serves many, and keeping every one's callback would grow without bound.
+  close_callbacks_.clear();
   arm_timer(limits_.idle_timeout_ms);
   if (!draining_ && !pending_input_.empty()) {
     // Parse what the client sent meanwhile on a later turn, not inside the handler's call.

@@ -66,7 +66,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // Closes at once; queued writes may be lost. Idempotent.
   void close();
   bool is_open() const { return !closing_; }
-  // Called once when the connection closes, whatever the reason (the peer, a limit, close()).
+  // Called once if the connection closes, whatever the reason (the peer, a limit, close()),
+  // before the current response has finished; dropped when it finishes and the connection goes
+  // back to reading the next request.
   void on_close(std::function<void()> callback) { close_callbacks_.push_back(std::move(callback)); }
 
   // The peer's address, for logs: "127.0.0.1:51234".
