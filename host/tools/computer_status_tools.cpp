@@ -137,7 +137,7 @@ class RuntimeStatusTool final : public mcp::Tool {
 };
 
 // {operation, computer_id, desktop_environment, desktop_url, network_access,
-// workspace_directory}: what both switches answer (spec §1.7, §1.8).
+// workspace_directory}: what both switches answer (docs/desktop.md, "Desktop mode").
 Json switch_payload(const cli::ServerConfig& config, const ComputerInfo& computer) {
   return Json{{"operation", "idle"},
               {"computer_id", computer.computer_id},

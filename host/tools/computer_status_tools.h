@@ -1,5 +1,5 @@
 // computer_status_tools.h — computer_ui, runtime_status, set_network_access and
-// set_desktop_environment (spec §1.5–§1.8): what the computer is and how it is set up, and
+// set_desktop_environment (docs/desktop.md): what the computer is and how it is set up, and
 // switching its network or its Xfce desktop on or off.
 //
 // computer_ui acquires the computer (creating it on first use) and reports its live state;

@@ -1,6 +1,6 @@
 // desktop_test.cpp — desktop computers on the real engines: Xfce switched in place, the desktop
 // view behind its secret, restarts and resets that keep the mode, and the network switch as a
-// firewall the agent cannot undo (spec §1.8, §3.7, §3.8; docs/desktop.md).
+// firewall the agent cannot undo (docs/desktop.md).
 //
 // The only addresses contacted are the computer's published view on 127.0.0.1 and listeners
 // this test started in containers of its own.
