@@ -77,7 +77,7 @@ class FirewallHelper : public std::enable_shared_from_this<FirewallHelper> {
 
   void start() {
     start_container(ctx_, nullptr, helper_id_, [self = shared_from_this()](Expected<Done> r) {
-      if (!r.ok()) return self->cleanup_then_fail(r.failure().message);
+      if (!r.ok()) return self->cleanup(r.failure().message);
       self->wait();
     });
   }
@@ -92,13 +92,13 @@ class FirewallHelper : public std::enable_shared_from_this<FirewallHelper> {
         std::nullopt, nullptr,
         [self = shared_from_this()](engine::Result<engine::JsonResponse> r) {
           if (!r.ok()) {
-            return self->cleanup_then_fail(
+            return self->cleanup(
                 self->ctx_.engine_failure(r.error(), "wait for the firewall helper").message);
           }
           const auto& body = r.value().body;
           auto code = body.is_object() ? body.find("StatusCode") : body.end();
           if (!body.is_object() || code == body.end() || !code->is_number_integer()) {
-            return self->cleanup_then_fail("the engine's answer to the wait had no StatusCode");
+            return self->cleanup("the engine's answer to the wait had no StatusCode");
           }
           if (code->get<std::int64_t>() == 0) return self->cleanup(std::nullopt);
           self->read_logs(code->get<std::int64_t>());
@@ -127,9 +127,8 @@ class FirewallHelper : public std::enable_shared_from_this<FirewallHelper> {
         ctx_.call_deadlines());
   }
 
-  void cleanup_then_fail(std::string why) { cleanup(std::move(why)); }
 
-  // The helper goes in every case; then the outcome is reported.
+  // The helper goes in every case; then the outcome is reported (`failure`: why it failed).
   void cleanup(std::optional<std::string> failure) {
     remove_container(ctx_, nullptr, helper_id_.empty() ? name_ : helper_id_,
                      [self = shared_from_this(), failure](Expected<bool> removed) {
