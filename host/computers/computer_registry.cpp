@@ -80,6 +80,19 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
 
   bool dead() const { return death_message_.has_value(); }
 
+  // The engine could not be reached (a command lost it, or the death watch gave up or saw the
+  // engine's own shutdown stop the computer): not a death. The computer is forgotten, so the
+  // next call attaches to it afresh, starting it if the engine stopped it.
+  void lose_engine(const std::string& reason) {
+    engine_failure_ = reason;
+    if (shut_down_ || dead() || maintenance_depth_ > 0 || !computer_) return;
+    spdlog::warn("Lost the engine of computer '{}': {}", settings_.computer_id, reason);
+    stop_death_watch();
+    computer_.reset();
+  }
+
+  const std::optional<std::string>& engine_failure() const { return engine_failure_; }
+
   // Counts begun maintenance operations; an execution that sees it change was interrupted on
   // purpose, not by a death.
   uint64_t maintenance_epoch() const { return maintenance_epoch_; }
@@ -144,8 +157,10 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     if (!outcome.ok()) {
       spdlog::warn("Could not acquire computer '{}': {}", settings_.computer_id,
                    outcome.failure().message);
+      if (outcome.failure().status == VC_E_UNAVAILABLE) engine_failure_ = outcome.failure().message;
       return;
     }
+    engine_failure_.reset();
     computer_ = outcome.value();
     spdlog::info("Using computer '{}' (sandbox {}).", computer_->computer_id,
                  computer_->sandbox_id);
@@ -156,12 +171,19 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     stop_death_watch();
     std::weak_ptr<RegistryCore> weak = weak_from_this();
     const uint64_t generation = watch_generation_;
+    // A watch stopped for maintenance may still report the stop it was racing.
+    auto current = [weak, generation]() -> std::shared_ptr<RegistryCore> {
+      auto core = weak.lock();
+      return core && generation == core->watch_generation_ ? core : nullptr;
+    };
     death_watch_ = watch_for_death(
-        *backend_, computer_->computer_id, [weak, generation](const std::string& reason) {
-          auto core = weak.lock();
-          // A watch stopped for maintenance may still report the stop it was racing.
-          if (core && generation == core->watch_generation_) core->declare_dead(reason);
-        });
+        *backend_, computer_->computer_id,
+        {[current](const std::string& reason) {
+           if (auto core = current()) core->declare_dead(reason);
+         },
+         [current](const std::string& reason) {
+           if (auto core = current()) core->lose_engine(reason);
+         }});
   }
 
   void stop_death_watch() {
@@ -183,6 +205,7 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
   std::shared_ptr<Acquisition> acquisition_;
   CancelHandle death_watch_;
   std::optional<std::string> death_message_;
+  std::optional<std::string> engine_failure_;
   std::function<void(const std::string&)> death_handler_;
   bool death_announced_ = false;
   bool shut_down_ = false;
@@ -239,6 +262,9 @@ class Execution : public Cancellable, public std::enable_shared_from_this<Execut
     }
     if (!result.ok()) {
       if (result.failure().status == VC_E_COMPUTER_DIED) return finish(computer_died(core));
+      if (result.failure().status == VC_E_UNAVAILABLE && core) {
+        core->lose_engine(result.failure().message);
+      }
       return finish(result.failure());
     }
     // As the original: a command that failed while its computer died failed because of that.
@@ -310,6 +336,10 @@ CancelHandle ComputerRegistry::execute(ExecRequest request, ProgressFn progress,
 }
 
 std::optional<ComputerInfo> ComputerRegistry::current() const { return state_->computer(); }
+
+std::optional<std::string> ComputerRegistry::engine_failure() const {
+  return state_->engine_failure();
+}
 
 void ComputerRegistry::begin_maintenance() { state_->begin_maintenance(); }
 

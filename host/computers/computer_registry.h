@@ -7,6 +7,8 @@
 // acquisition is forgotten, so the next call retries. After acquisition a death watch runs
 // (backend wait_for_death); when it fires, every later call fails with
 // "Sandbox <sandbox id> died during command execution" style messages and the death handler runs.
+// An engine that goes away (VC_E_UNAVAILABLE from a command or from the watch) is not a death:
+// the computer is forgotten and the next call acquires it again.
 //
 // Completion callbacks (`done`) run exactly once. acquire() answers before it returns when no
 // backend work is needed (the computer is already acquired or dead, or the registry was shut
@@ -59,6 +61,12 @@ class ComputerRegistry {
 
   // [loop-thread] The last known state of the computer, if it has been acquired.
   std::optional<ComputerInfo> current() const;
+
+  // [loop-thread] Why the engine could not be reached, when the last attempt to acquire or use
+  // the computer could not reach it (the engine stopped or restarting); nullopt once the
+  // computer was acquired again. Such a failure is not a death: the computer is forgotten and
+  // the next call attaches to it afresh.
+  std::optional<std::string> engine_failure() const;
 
   // [loop-thread] While the computer is being acquired: the latest progress event (an image
   // build's step, "Creating the computer"); nullopt when no acquisition runs.

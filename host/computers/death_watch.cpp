@@ -41,15 +41,18 @@ void log_watch_end(const std::string& computer_id, const Failure& failure) {
 }  // namespace
 
 CancelHandle watch_for_death(plugins::Backend& backend, const std::string& computer_id,
-                             std::function<void(const std::string& reason)> on_death) {
+                             DeathWatchCallbacks watch) {
   plugins::OpCallbacks callbacks;
   callbacks.on_emit = [](vc_stream, std::string_view) {};
-  callbacks.on_complete = [computer_id, on_death = std::move(on_death)](Expected<Json> result) {
+  callbacks.on_complete = [computer_id, watch = std::move(watch)](Expected<Json> result) {
     if (!result.ok()) {
       log_watch_end(computer_id, result.failure());
+      if (result.failure().status == VC_E_UNAVAILABLE && watch.on_engine_lost) {
+        watch.on_engine_lost(result.failure().message);
+      }
       return;
     }
-    on_death(death_reason(result.value()));
+    if (watch.on_death) watch.on_death(death_reason(result.value()));
   };
   return backend.start(plugins::Operation::wait_for_death, computer_request(computer_id),
                        std::move(callbacks));

@@ -20,7 +20,10 @@ using computers::ComputerInfo;
 // the original; here the runtime is ready from the start, and what the fields show while the
 // computer is being set up (the desktop image building, the computer starting) is that
 // setup's progress, on the original's 0-4 scale, so a client polling runtime_status sees it.
-void add_runtime_fields(Json& payload, const std::optional<computers::ProgressEvent>& setup) {
+// runtime_error says why the engine cannot be reached while that is the last word on it (the
+// engine stopped or restarting), so a client polling the status sees the outage.
+void add_runtime_fields(Json& payload, const std::optional<computers::ProgressEvent>& setup,
+                        const std::optional<std::string>& engine_failure) {
   constexpr double kScale = 4.0;
   payload["runtime_state"] = setup ? "working" : "ready";
   payload["runtime_phase"] = setup ? "preparing_computer" : "ready";
@@ -35,7 +38,7 @@ void add_runtime_fields(Json& payload, const std::optional<computers::ProgressEv
   payload["runtime_total"] = kScale;
   payload["downloaded_bytes"] = nullptr;
   payload["download_total_bytes"] = nullptr;
-  payload["runtime_error"] = nullptr;
+  payload["runtime_error"] = engine_failure ? Json(*engine_failure) : Json();
 }
 
 Json desktop_url_of(const std::optional<ComputerInfo>& computer) {
@@ -46,7 +49,8 @@ Json desktop_url_of(const std::optional<ComputerInfo>& computer) {
 // desktop_url, workspace_directory, runtime_*}: live values when `computer` is known, else the
 // configured ones.
 Json status_payload(const cli::ServerConfig& config, const std::optional<ComputerInfo>& computer,
-                    const std::optional<computers::ProgressEvent>& setup = std::nullopt) {
+                    const std::optional<computers::ProgressEvent>& setup = std::nullopt,
+                    const std::optional<std::string>& engine_failure = std::nullopt) {
   Json payload{{"operation", "idle"},
                {"computer_id", config.computer_id},
                {"computer_attached", computer.has_value()},
@@ -55,7 +59,7 @@ Json status_payload(const cli::ServerConfig& config, const std::optional<Compute
                {"network_access", computer ? computer->network_access : config.network_access},
                {"desktop_url", desktop_url_of(computer)},
                {"workspace_directory", config.workspace_directory}};
-  add_runtime_fields(payload, setup);
+  add_runtime_fields(payload, setup, engine_failure);
   return payload;
 }
 
@@ -127,7 +131,9 @@ class RuntimeStatusTool final : public mcp::Tool {
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     call->finish(mcp::ToolResult::from_payload(
-        status_payload(config_, registry_.current(), registry_.setup_progress()), false));
+        status_payload(config_, registry_.current(), registry_.setup_progress(),
+                       registry_.engine_failure()),
+        false));
   }
 
  private:

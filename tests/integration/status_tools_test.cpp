@@ -62,7 +62,8 @@ class StatusToolsTest : public EngineTest {
   }
 
   // The runtime_* fields: here the container runtime needs no preparation.
-  static void expect_runtime_ready(Json payload) {
+  // `engine_error`: what runtime_error must contain (null expected when empty).
+  static void expect_runtime_ready(Json payload, const std::string& engine_error = {}) {
     EXPECT_EQ(payload["runtime_state"], "ready");
     EXPECT_EQ(payload["runtime_phase"], "ready");
     EXPECT_EQ(payload["runtime_message"], "Container runtime bootstrap is not required.");
@@ -72,11 +73,17 @@ class StatusToolsTest : public EngineTest {
     EXPECT_TRUE(payload["runtime_total"].is_number_float()) << payload.dump();
     EXPECT_TRUE(payload["downloaded_bytes"].is_null()) << payload.dump();
     EXPECT_TRUE(payload["download_total_bytes"].is_null()) << payload.dump();
-    EXPECT_TRUE(payload["runtime_error"].is_null()) << payload.dump();
+    if (engine_error.empty()) {
+      EXPECT_TRUE(payload["runtime_error"].is_null()) << payload.dump();
+    } else {
+      EXPECT_NE(payload["runtime_error"].get<std::string>().find(engine_error), std::string::npos)
+          << payload.dump();
+    }
   }
 
   // A status payload of this test's computer on a headless server.
-  void expect_status(Json payload, bool attached, bool network_access) {
+  void expect_status(Json payload, bool attached, bool network_access,
+                     const std::string& engine_error = {}) {
     EXPECT_EQ(keys_of(payload), kStatusKeys) << payload.dump();
     EXPECT_EQ(payload["operation"], "idle");
     EXPECT_EQ(payload["computer_id"], computer_id());
@@ -85,7 +92,7 @@ class StatusToolsTest : public EngineTest {
     EXPECT_EQ(payload["network_access"], network_access);
     EXPECT_TRUE(payload["desktop_url"].is_null()) << payload.dump();
     EXPECT_EQ(payload["workspace_directory"], "/workspace");
-    expect_runtime_ready(payload);
+    expect_runtime_ready(payload, engine_error);
   }
 
   // Connects from inside the computer to the listener (bash's /dev/tcp, bounded by timeout).
@@ -165,8 +172,10 @@ TEST_P(StatusToolsTest, ComputerUiWithTheEngineDownGivesTheBackendsMessage) {
   const std::string error = test::McpClient::payload_of(result).value("error", "");
   EXPECT_EQ(error.rfind(engine().unreachable_prefix + address + ": ", 0), 0u) << error;
 
-  // The failed acquisition leaves nothing attached, and the status tool still answers.
-  expect_status(ok(*host, "runtime_status"), /*attached=*/false, /*network_access=*/true);
+  // The failed acquisition leaves nothing attached, and the status tool still answers, saying
+  // why the engine cannot be reached.
+  expect_status(ok(*host, "runtime_status"), /*attached=*/false, /*network_access=*/true,
+                engine().unreachable_prefix + address);
   close_host(host);
 }
 

@@ -96,6 +96,15 @@ class ComputerRecord : public std::enable_shared_from_this<ComputerRecord> {
   // Runs `callback` once no expected stop is in progress (now, when none is).
   void when_settled(std::function<void()> callback);
 
+  // The engine client's connection_losses() when the container was last seen running. A
+  // container found stopped after that count moved on may have been stopped by the engine's
+  // own shutdown (dockerd stops its containers when it exits), which is not the computer's
+  // death: engine_lost_since_running() tells the two apart.
+  void saw_running(std::uint64_t connection_losses) { losses_when_running_ = connection_losses; }
+  bool engine_lost_since_running(std::uint64_t connection_losses) const {
+    return losses_when_running_ && *losses_when_running_ != connection_losses;
+  }
+
   // A computer removed through this plugin is gone on purpose: its death watch waits for it to
   // be created again instead of reporting a death.
   bool removed_on_purpose() const { return removed_on_purpose_; }
@@ -109,6 +118,7 @@ class ComputerRecord : public std::enable_shared_from_this<ComputerRecord> {
   int stops_in_progress_ = 0;
   std::vector<std::function<void()>> settled_waiters_;
   bool removed_on_purpose_ = false;
+  std::optional<std::uint64_t> losses_when_running_;
   std::vector<std::function<void()>> recreated_waiters_;
 };
 

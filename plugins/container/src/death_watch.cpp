@@ -12,7 +12,8 @@
 namespace vc::container {
 namespace {
 
-// Give up after this many failed attempts in a row (the engine is gone for good).
+// Give up after this many failed attempts in a row (the engine stays away; the host then
+// forgets the computer and its next call finds it afresh).
 constexpr int kMaxConsecutiveFailures = 30;
 constexpr std::chrono::milliseconds kRetryDelay{1000};
 
@@ -79,6 +80,7 @@ void DeathWatch::on_inspected(Expected<std::optional<nlohmann::json>> inspected)
     // Stopped while nobody watched (between acquisition and this watch, say).
     return died(*container, std::nullopt);
   }
+  record_->saw_running(ctx_.client.connection_losses());
   watched_id_ = container->value("Id", std::string());
   std::weak_ptr<DeathWatch> weak = weak_from_this();
   auto handle = ctx_.client.long_poll_json(
@@ -119,6 +121,9 @@ void DeathWatch::on_wait_answer(engine::Result<engine::JsonResponse> answer) {
                       }
                       if (!r.ok()) {
                         if (r.failure().status == VC_E_CANCELLED) return self->finish(r.failure());
+                        // The engine went away right after the exit (its shutdown stops
+                        // containers): look again once it answers.
+                        if (r.failure().status == VC_E_UNAVAILABLE) return self->retry_later();
                         return self->died(nlohmann::json::object(), exit_code);
                       }
                       if (!r.value()) return self->finish(nlohmann::json{{"reason", "removed"}});
@@ -132,6 +137,18 @@ void DeathWatch::died(nlohmann::json container, std::optional<std::int64_t> exit
   if (!exit_code) {
     auto code = state.find("ExitCode");
     if (code != state.end() && code->is_number_integer()) exit_code = code->get<std::int64_t>();
+  }
+  if (record_->engine_lost_since_running(ctx_.client.connection_losses())) {
+    // The engine was unreachable between the last sight of the container running and now:
+    // an engine that shuts down stops its containers, so this stop is the engine's, not a
+    // death. The host brings the computer up again on its next call.
+    std::string code = exit_code ? " (exit code " + std::to_string(*exit_code) + ")" : "";
+    return finish(OpFailure{VC_E_UNAVAILABLE,
+                            "The " + ctx_.profile.engine_display_name + " at " + ctx_.address +
+                                " went away and stopped computer '" + record_->computer_id +
+                                "' with it" + code + "; its files are kept, and the next call "
+                                "starts it again.",
+                            error_details(ctx_.profile, "engine_restarted", true)});
   }
   if (state.value("OOMKilled", false)) result["reason"] = "oom";
   if (exit_code) result["exit_code"] = *exit_code;

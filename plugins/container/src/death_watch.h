@@ -6,7 +6,11 @@
 // purpose (restart, remove, factory reset, a failed readiness check): then it waits for that
 // operation to finish and watches the (possibly new) container again; otherwise the computer
 // died and the op completes with {"exit_code":n,"reason":"exited"|"oom"|"removed"}.
-// A broken wait connection (engine restart) is retried after re-inspecting the container.
+// A broken wait connection (engine restart) is retried after re-inspecting the container. A
+// container found stopped after the engine was unreachable (Docker stops its containers when
+// dockerd shuts down) was stopped by the engine, not dead: the op then fails with
+// VC_E_UNAVAILABLE "<engine>.engine_restarted", as it does when the engine stays away for
+// about 30 s; neither is a death.
 // Cancel closes the connection; the op then completes with VC_E_CANCELLED.
 //
 // EngineLoop thread only.

@@ -77,6 +77,7 @@ void ExecSession::on_exec_created(Expected<std::string> exec_id) {
     return finish(failure);
   }
   exec_id_ = exec_id.value();
+  record_->saw_running(ctx_.client.connection_losses());  // an exec is only created in one
   if (stop_reason_) {
     // Timed out or cancelled while the exec was being created: it never started.
     ended_at_ = std::chrono::steady_clock::now();
@@ -290,6 +291,11 @@ void ExecSession::check_container_after_failure(std::int64_t exit_code, int look
   inspect_container(
       ctx_, nullptr, container_,
       [self = shared_from_this(), exit_code, looks_left](Expected<std::optional<nlohmann::json>> r) {
+        if (!r.ok() && r.failure().status == VC_E_UNAVAILABLE) {
+          // The engine itself is gone (restarting, stopped): that says nothing about the
+          // computer, so it is not reported as the computer's death.
+          return self->finish(self->engine_lost(r.failure().message));
+        }
         bool running = r.ok() && r.value() && is_running(*r.value());
         if (!running) {
           return self->conclude_not_running(
@@ -308,6 +314,10 @@ void ExecSession::check_container_after_failure(std::int64_t exit_code, int look
         if (exit_code < 0) {
           std::string why = self->stream_error_ ? self->stream_error_->message
                                                 : "the engine reported no exit code";
+          // Nobody can read the command's output any more: it must not go on running unseen.
+          if (!self->exec_id_.empty()) {
+            kill_exec_process_group(self->ctx_, self->exec_id_, self->container_, [](KillPath) {});
+          }
           return self->finish(OpFailure{VC_E_FAILED,
                                         "Lost the command's output stream in container " +
                                             self->container_ + ": " + why + ".",
@@ -324,6 +334,10 @@ void ExecSession::conclude_not_running(const OpFailure& why) {
       record_->stop_generation() != stop_generation_at_start_ || record_->stop_in_progress();
   const std::string id = record_->container_id.empty() ? container_
                                                        : short_container_id(record_->container_id);
+  if (!stopped_by_us && record_->engine_lost_since_running(ctx_.client.connection_losses())) {
+    return finish(engine_lost("the " + ctx_.profile.engine_display_name +
+                              " stopped the computer's container while it was away"));
+  }
   if (stopped_by_us) {
     return finish(OpFailure{VC_E_COMPUTER_STOPPED,
                             "Sandbox has been stopped: computer '" + request_.computer_id +
@@ -333,6 +347,18 @@ void ExecSession::conclude_not_running(const OpFailure& why) {
   (void)why;
   finish(OpFailure{VC_E_COMPUTER_DIED, "Sandbox " + id + " died during command execution",
                    error_details(ctx_.profile, "computer_died", false)});
+}
+
+// An engine restart is not the computer's death: the command's fate is unknown, the
+// computer and its files are not touched, and the host's next call brings it up again.
+OpFailure ExecSession::engine_lost(const std::string& why) const {
+  return OpFailure{VC_E_UNAVAILABLE,
+                   "The " + ctx_.profile.engine_display_name + " at " + ctx_.address +
+                       " went away while a command ran in computer '" + request_.computer_id +
+                       "' (" + why + "); whether the command finished is unknown. The computer "
+                       "and its files are kept: the next call starts it again once the engine "
+                       "answers.",
+                   error_details(ctx_.profile, "engine_lost", true)};
 }
 
 bool ExecSession::working_directory_missing(std::int64_t exit_code) const {

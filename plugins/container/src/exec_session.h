@@ -70,6 +70,7 @@ class ExecSession : public std::enable_shared_from_this<ExecSession> {
   void conclude(std::optional<std::int64_t> exit_code);
   void check_container_after_failure(std::int64_t exit_code, int looks_left);
   void conclude_not_running(const OpFailure& why);
+  OpFailure engine_lost(const std::string& why) const;
   void finish(Expected<nlohmann::json> outcome);
   std::int64_t elapsed_ms() const;
   bool working_directory_missing(std::int64_t exit_code) const;

@@ -1,6 +1,9 @@
 // client_state.h — what an EngineClient shares with its in-flight calls.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -16,6 +19,10 @@ struct ClientState {
   EngineLoop& loop;
   const EngineAddress address;
   const ClientOptions options;
+
+  // Shared with in-flight calls, which may outlive the client (see connection_losses()).
+  const std::shared_ptr<std::atomic<std::uint64_t>> connection_losses =
+      std::make_shared<std::atomic<std::uint64_t>>(0);
 
   mutable std::mutex mutex;  // guards the two members below
   std::optional<EngineInfo> info;

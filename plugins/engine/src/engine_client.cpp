@@ -35,6 +35,14 @@ RequestHandle launch_exchange(const ClientState& client, const HttpRequest& requ
     callbacks.on_done(bytes.error());
     return {};
   }
+  callbacks.on_done = [losses = client.connection_losses,
+                       on_done = std::move(callbacks.on_done)](Result<HttpResponse> response) {
+    if (!response && (response.error().kind == EngineErrorKind::kConnect ||
+                      response.error().kind == EngineErrorKind::kTransport)) {
+      losses->fetch_add(1, std::memory_order_relaxed);
+    }
+    on_done(std::move(response));
+  };
   auto exchange = std::make_shared<HttpExchange>(client.loop, client.address, deadlines,
                                                  std::move(bytes).value(), request.method == "HEAD",
                                                  std::move(callbacks));
@@ -88,6 +96,10 @@ std::string EngineClient::api_prefix() const {
 
 std::string EngineClient::api_target(std::string_view path_and_query) const {
   return api_prefix() + std::string(path_and_query);
+}
+
+std::uint64_t EngineClient::connection_losses() const {
+  return state_->connection_losses->load(std::memory_order_relaxed);
 }
 
 RequestHandle EngineClient::request(HttpRequest request, ResponseCallback on_done,

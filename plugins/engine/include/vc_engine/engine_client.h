@@ -23,6 +23,7 @@
 // measured here).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -102,6 +103,12 @@ class EngineClient {
   std::string api_prefix() const;
   // api_prefix() + path_and_query. Any thread.
   std::string api_target(std::string_view path_and_query) const;
+
+  // How many buffered, line and long-poll calls so far could not reach the engine (kConnect)
+  // or lost their connection to it (kTransport); cancels and timeouts do not count. Two
+  // readings that differ prove the engine was unreachable at some moment in between, which is
+  // how a container stopped by an engine restart is told from one that died. Any thread.
+  std::uint64_t connection_losses() const;
 
   // --- buffered calls -------------------------------------------------------------------------
 
