@@ -294,14 +294,22 @@ void McpHttpEndpoint::post_request(HttpSession& session, const Connection& conne
     return;
   }
   session.request_streams[key] = connection;
-  // A client that goes away does not cancel the request (MCP 2025-11-25); its result is dropped.
-  connection->on_close([this, session_id = session.id, key, raw = connection.get()] {
+  // A client whose stream closes before the result cancels the request. MCP 2025-11-25 lets a
+  // client resume such a stream, so it says not to take a disconnect for a cancel; this server
+  // offers no resumption (no event ids), so the result could never reach anyone, while the
+  // command would hold the computer, which runs one command at a time, for every session.
+  connection->on_close([this, session_id = session.id, key, request_id = message["id"],
+                        raw = connection.get()] {
     auto found = sessions_.find(session_id);
     if (found == sessions_.end()) return;
     auto stream = found->second->request_streams.find(key);
-    if (stream != found->second->request_streams.end() && stream->second.get() == raw) {
-      found->second->request_streams.erase(stream);
-    }
+    if (stream == found->second->request_streams.end() || stream->second.get() != raw) return;
+    found->second->request_streams.erase(stream);
+    found->second->mcp->receive(
+        Json{{"jsonrpc", "2.0"},
+             {"method", "notifications/cancelled"},
+             {"params", {{"requestId", request_id},
+                         {"reason", "the client's connection closed before the result"}}}});
   });
 }
 
