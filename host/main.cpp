@@ -8,6 +8,7 @@
 #include "cli/command_line.h"
 #include "operator/computers_command.h"
 #include "plugins/plugin_search.h"
+#include "server/fatal_signal.h"
 #include "server/http_server.h"
 #include "server/logging_setup.h"
 #include "server/standard_descriptors.h"
@@ -41,6 +42,7 @@ int list_plugins(const vc::cli::ServerConfig& config) {
 
 int main(int argc, char** argv) {
   vc::server::open_missing_standard_descriptors();
+  vc::server::install_fatal_signal_report();  // writes to descriptor 2, which now exists
   vc::server::install_stderr_logging();  // before anything can log: stdout is the protocol's
 
   const vc::cli::Prescan prescan = vc::cli::prescan_command_line(argc, argv);

@@ -17,6 +17,11 @@ namespace vc::computers {
 // the plugin's message). Output beyond request.output_limit is not kept, and a command that
 // produced more than the limit counts as output_limit_exceeded even if the backend raced it to
 // a normal exit. Cancelling kills the command.
+//
+// When the backend has not completed the exec by the command's timeout plus kExecGrace (counted
+// from when the backend can have started it, see exec_watchdog.h), the op is cancelled and
+// `done` gets VC_E_TIMEOUT: "The <name> backend did not finish the command within its N s
+// timeout (and 10 s more); ...". A completion that arrives afterwards is logged and dropped.
 CancelHandle run_exec_operation(plugins::Backend& backend, const ComputerInfo& computer,
                                 const std::string& shell, const ExecRequest& request,
                                 std::function<void(Expected<ExecResult>)> done);

@@ -65,6 +65,11 @@ class Backend {
 
   virtual const PluginInfo& info() const = 0;
 
+  // [loop-thread] The loop every callback of this backend runs on, for callers that keep timers
+  // of their own about its ops (the exec watchdog). nullptr for a backend without one (test
+  // doubles): such callers then keep no timer.
+  virtual uv_loop_t* loop() const { return nullptr; }
+
   // [loop-thread] Starts `op`. Always reports through callbacks.on_complete exactly once, also
   // when the plugin rejects the op synchronously or leaves the slot NULL (VC_E_UNSUPPORTED,
   // "The <name> backend does not support <op>."). `stdin_bytes` is only used by exec.

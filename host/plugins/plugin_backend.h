@@ -36,6 +36,7 @@ class PluginBackend final : public Backend, public std::enable_shared_from_this<
   ~PluginBackend() override;
 
   const PluginInfo& info() const override;
+  uv_loop_t* loop() const override { return loop_; }
   CancelHandle start(Operation op, const Json& request, OpCallbacks callbacks,
                      std::string_view stdin_bytes = {}) override;
   size_t pending_ops() const override;

@@ -16,6 +16,7 @@
 #include "plugins/elf_exports.h"
 #include "plugins/plugin_file_check.h"
 #include "plugins/plugin_loader.h"
+#include "plugins/plugin_mappings.h"
 #include "plugins/retain_forever.h"
 
 #ifndef VC_HOST_VERSION
@@ -76,6 +77,7 @@ Expected<std::shared_ptr<SharedLibrary>> open_library(const fs::path& path) {
         path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
     // From here on the module's code may have run (static constructors): it stays mapped.
     retain_forever(library);
+    record_plugin_mapping(library->native(), path);
     return library;
   } catch (const std::system_error& error) {
     return Failure{VC_E_FAILED, "dlopen failed: " + dlopen_error_text(error, path)};
@@ -141,6 +143,7 @@ Expected<std::shared_ptr<PluginModule>> load_plugin_file(const fs::path& absolut
   if (!descriptor) return descriptor.failure();
   auto checked = check_descriptor(descriptor.value(), absolute_path);
   if (!checked) return checked.failure();
+  name_plugin_mapping(absolute_path, checked.value().info.name);
 
   auto impl = std::make_unique<PluginModule::Impl>();
   impl->library = std::move(library).value();

@@ -63,7 +63,8 @@ TEST(PluginSearchPath, WithoutTheEnvironmentVariable) {
 
 TEST(PluginDiscovery, ListsLoadablePluginsAndWhyTheOthersWereSkipped) {
   const Discovery discovery = discover_plugins({test_backend_dir()});
-  EXPECT_EQ(plugin_names(discovery), (std::vector<std::string>{"conformance", "factory-fails"}));
+  EXPECT_EQ(plugin_names(discovery),
+            (std::vector<std::string>{"conformance", "factory-fails", "misbehaving"}));
   ASSERT_EQ(discovery.searched.size(), 1u);
   EXPECT_TRUE(discovery.searched[0].exists);
 
@@ -196,8 +197,8 @@ TEST(FindAndLoadBackend, AnUnknownNameListsTheAvailableBackends) {
   ASSERT_FALSE(module.ok());
   EXPECT_EQ(module.failure().status, VC_E_NOT_FOUND);
   EXPECT_EQ(module.failure().message,
-            "No backend plugin named 'dockr'. Available backends: conformance, factory-fails "
-            "(searched: " +
+            "No backend plugin named 'dockr'. Available backends: conformance, factory-fails, "
+            "misbehaving (searched: " +
                 test_backend_dir().string() + ", " + scratch.path().string() + ").");
 }
 
