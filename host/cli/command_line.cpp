@@ -221,7 +221,7 @@ std::vector<std::filesystem::path> to_paths(const std::vector<std::string>& text
 
 // Fills a ServerConfig from the parsed values and runs the checks, in the original's order:
 // the environment's booleans first (the original read them while building its config), then
-// the validation of spec §2.3.
+// the validation of docs/compatibility.md, "Startup checks and exit codes".
 ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& handles,
                                 const PluginOptions& plugin_options, std::ostream& err) {
   CommandLine command_line;

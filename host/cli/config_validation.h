@@ -1,4 +1,5 @@
-// config_validation.h — the startup checks of spec §2.3, in the original's order, with its
+// config_validation.h — the startup checks (docs/compatibility.md, "Startup checks and exit
+// codes"), in the original's order, with its
 // messages. Each failure is a configuration error: exit 1.
 #pragma once
 
@@ -9,7 +10,7 @@
 
 namespace vc::cli {
 
-// The slug rule of spec §3.1: ^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$.
+// The id rule (docs/compatibility.md, "Names and labels"): ^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$.
 bool is_valid_computer_id(const std::string& id);
 
 // 1. stdio with a non-default --host, --port or --session-timeout;

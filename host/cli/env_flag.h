@@ -1,4 +1,5 @@
-// env_flag.h — strict boolean environment variables (spec §2.2).
+// env_flag.h — strict boolean environment variables (docs/compatibility.md, "Environment
+// variables").
 //
 // NETWORK_ACCESS and DESKTOP_ENVIRONMENT accept 1/true/yes/on and 0/false/no/off, trimmed and
 // case-insensitive. Anything else is a configuration error rather than a silent default: a

@@ -1,4 +1,5 @@
-// server_config.h — the validated configuration of one server process (spec §2.7 ServerConfig).
+// server_config.h — the validated configuration of one server process (docs/compatibility.md,
+// "Defaults").
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 // lifecycle_reports.h — the documents that report a lifecycle operation to a person or a
-// program (spec §1.15 payloads): the lifecycle tools return them, `computers --json` prints them.
+// program (docs/compatibility.md, "Lifecycle tools"): the lifecycle tools return them,
+// `computers --json` prints them.
 #pragma once
 
 #include <string>

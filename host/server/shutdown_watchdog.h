@@ -1,4 +1,5 @@
-// shutdown_watchdog.h — the last resort of a shutdown (spec §2.6).
+// shutdown_watchdog.h — the last resort of a shutdown (docs/compatibility.md, "Signals and
+// shutdown").
 //
 // Graceful shutdown waits for plugin operations to stop and for stdout to drain; either can
 // hang (a wedged engine, a client that no longer reads). Once armed, the watchdog ends the

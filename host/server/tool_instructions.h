@@ -1,5 +1,5 @@
 // tool_instructions.h — the backend's description of its computer, asked for once at startup
-// (it becomes terminal_execute's description; spec §1.4.6).
+// (it becomes terminal_execute's description; docs/compatibility.md, "Tool description").
 #pragma once
 
 #include <cstdint>

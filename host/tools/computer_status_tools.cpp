@@ -16,7 +16,8 @@ namespace {
 
 using computers::ComputerInfo;
 
-// The runtime_* fields (spec §1.5). Preparing a container runtime is a Windows-only step of
+// The runtime_* fields (docs/compatibility.md, "computer_ui and runtime_status"). Preparing a
+// container runtime is a Windows-only step of
 // the original; here the runtime is ready from the start, and what the fields show while the
 // computer is being set up (the desktop image building, the computer starting) is that
 // setup's progress, on the original's 0-4 scale, so a client polling runtime_status sees it.

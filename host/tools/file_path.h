@@ -1,4 +1,4 @@
-// file_path.h — where a file tool's path points (spec §1.10 resolve_path).
+// file_path.h — where a file tool's path points (docs/compatibility.md, "Paths").
 //
 // Trimmed; empty, whitespace-only and NUL-containing paths are refused; an absolute path is
 // POSIX-normalised, a relative one is joined to the workspace first. ".." may leave the

@@ -1,5 +1,6 @@
 // lifecycle_tools.h — computer_list, computer_create, computer_restart, computer_factory_reset
-// and computer_delete (spec §1.15), for orchestrators that manage many computers. Off by
+// and computer_delete (docs/compatibility.md, "Lifecycle tools"), for orchestrators that manage
+// many computers. Off by
 // default, as in the original, where the model gets exactly one computer: only
 // --lifecycle-tools adds them.
 //

@@ -1,5 +1,6 @@
 // terminal_execute_arguments.h — terminal_execute's arguments turned into an ExecRequest, with
-// the original's sanitisation, validation order and messages (spec §1.4.2).
+// the original's sanitisation, validation order and messages (docs/compatibility.md, "Argument
+// checks").
 #pragma once
 
 #include <cstddef>

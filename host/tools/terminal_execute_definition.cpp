@@ -49,7 +49,7 @@ Json output_schema() {
       typed("boolean", "Whether the computer's Xfce desktop is running.");
   properties["network_access"] = typed("boolean", "Whether the computer can reach the network.");
   properties["desktop_url"] = typed(Json::array({"string", "null"}),
-                                    "WebSocket URL of the live desktop, or null when none runs.");
+                                    "URL of the live desktop view (noVNC), or null when none runs.");
   properties["stdout"] = typed("string", "Standard output, decoded as UTF-8.");
   properties["stderr"] = typed("string", "Standard error, decoded as UTF-8.");
   properties["exit_code"] =

@@ -1,4 +1,5 @@
-// terminal_execute_payload.h — the JSON terminal_execute answers with (spec §1.4.4), keys in
+// terminal_execute_payload.h — the JSON terminal_execute answers with (docs/compatibility.md,
+// "Result payload"), keys in
 // the original's order because clients and tests compare it.
 #pragma once
 

@@ -1,4 +1,5 @@
-// tool_description.h — assembling terminal_execute's description at startup (spec §1.4.6).
+// tool_description.h — assembling terminal_execute's description at startup
+// (docs/compatibility.md, "Tool description").
 #pragma once
 
 #include <optional>

@@ -1,4 +1,5 @@
-// http_activity_feed.h — GET /activity: the last tool requests and results (spec §1.17).
+// http_activity_feed.h — GET /activity: the last tool requests and results
+// (docs/compatibility.md, "Activity feed").
 //
 // A ring of the last 64 events of terminal_execute, read_file, write_file and edit_file, each
 // with a process-wide revision that starts at 1 (the feed's own revision is 0 before any).

@@ -1,5 +1,6 @@
 // death_test.cpp — a computer killed from outside is noticed: over stdio the host then exits
-// (spec §3.6), saying why in its log; over HTTP it keeps serving and later calls say the
+// (docs/compatibility.md, "When the computer dies"), saying why in its log; over HTTP it keeps
+// serving and later calls say the
 // computer died.
 #include <thread>
 

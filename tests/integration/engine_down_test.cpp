@@ -1,5 +1,5 @@
 // engine_down_test.cpp — no engine at the configured address: the tool call says so clearly
-// (an isError result, spec §3.3 step 1) and the host keeps serving.
+// (an isError result; docs/compatibility.md, "Getting the computer") and the host keeps serving.
 #include "engine_test.h"
 
 namespace vc::integration {

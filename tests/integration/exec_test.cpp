@@ -1,6 +1,6 @@
 // exec_test.cpp — terminal_execute against a real computer: shell and argv modes, working
 // directory, stdin, what persists between calls, failing commands and the argument errors
-// (python-original-spec §1.4).
+// (docs/compatibility.md, "terminal_execute").
 #include "engine_test.h"
 
 namespace vc::integration {

@@ -1,5 +1,6 @@
 // file_tools_test.cpp — read_file, write_file, edit_file and list_directory against the real
-// engines (spec §1.9–§1.10, the original's test_file_tools plus exact round trips, modes,
+// engines (docs/compatibility.md, "File tools": the original's behaviour plus exact round
+// trips, modes,
 // atomicity, limits and UTF-8 errors).
 #include <string>
 

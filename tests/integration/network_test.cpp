@@ -1,5 +1,6 @@
 // network_test.cpp — network access off really cuts the computer off, and on gives it back
-// (spec §3.7, headless). The only address ever contacted is a listener the test started in a
+// (headless; docs/compatibility.md, "Network and desktop switches"). The only address ever
+// contacted is a listener the test started in a
 // container of its own on the engine's bridge network.
 #include "engine_test.h"
 

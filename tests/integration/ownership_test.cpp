@@ -1,5 +1,6 @@
 // ownership_test.cpp — a container that has the computer's name but not our labels belongs to
-// someone else: the host refuses to use it and never touches it (spec §3.1).
+// someone else: the host refuses to use it and never touches it (docs/compatibility.md,
+// "Names and labels").
 #include "engine_test.h"
 
 namespace vc::integration {

@@ -1,5 +1,5 @@
 // persistence_test.cpp — the computer outlives the host: stopping the host and starting it again
-// finds the same container with its files (spec §3.4, attach).
+// finds the same container with its files (attach: docs/compatibility.md, "Getting the computer").
 #include "engine_test.h"
 
 namespace vc::integration {

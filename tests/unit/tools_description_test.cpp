@@ -1,4 +1,4 @@
-// Tests of terminal_execute's description assembly (spec §1.4.6).
+// Tests of terminal_execute's description assembly (docs/compatibility.md, "Tool description").
 #include <gtest/gtest.h>
 
 #include "tools/tool_description.h"

@@ -1,4 +1,5 @@
-// Tests of terminal_execute's sanitisation and validation (spec §1.4.2), in the original's
+// Tests of terminal_execute's sanitisation and validation (docs/compatibility.md, "Argument
+// checks"), in the original's
 // order and with its messages.
 #include <limits>
 #include <string>

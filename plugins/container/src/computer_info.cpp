@@ -158,7 +158,8 @@ nlohmann::json computer_info_from_inspect(const nlohmann::json& inspect,
   std::string image = label(inspect, labels::kImage)
                           .value_or(string_member(member(inspect, "Config"), "Image"));
   if (image.empty()) image = std::string(fallback_image);
-  // The original treats a container without the label as temporary (spec §3.4).
+  // The original treats a container without the label as temporary (docs/compatibility.md,
+  // "Names and labels").
   bool temporary = label(inspect, labels::kTemporary).value_or("true") == "true";
   std::string status = string_member(member(inspect, "State"), "Status");
   nlohmann::json info =

@@ -2,7 +2,8 @@
 // labels that mark a container as ours, and the short id users see.
 //
 // These names are the compatibility contract with computers created by earlier versions of
-// the server (spec §3.1): a container is found again after a host restart only by its name and
+// the server (docs/compatibility.md, "Names and labels"): a container is found again after a
+// host restart only by its name and
 // recognised as ours only by its labels, so none of them may change.
 #pragma once
 

@@ -1,9 +1,10 @@
 // container_spec.h — the body of POST /containers/create for one computer.
 //
 // Pure: builds a JSON document from the computer's settings and the plugin's options, so every
-// field that reaches the engine can be checked in a unit test. Field mapping from the original
-// `docker run` flags (engine-api.md §2.3): --name is the query, --workdir WorkingDir, --label
-// Labels, --rm AutoRemove, --cpus NanoCpus, --memory Memory, the keep-alive argv Cmd.
+// field that reaches the engine can be checked in a unit test. Field mapping from the original's
+// `docker run` flags (docs/compatibility.md, "Names and labels"): --name is the query,
+// --workdir WorkingDir, --label Labels, --rm AutoRemove, --cpus NanoCpus, --memory Memory, the
+// keep-alive argv Cmd.
 #pragma once
 
 #include <cstdint>

@@ -20,7 +20,8 @@
 
 namespace vc::container {
 
-// The readiness probe's marker (spec §3.3): `<shell> -c "echo kilntainers-ready"`.
+// The readiness probe's marker (docs/compatibility.md, "Getting the computer"):
+// `<shell> -c "echo kilntainers-ready"`.
 inline constexpr const char* kReadinessMarker = "kilntainers-ready";
 
 struct CreateRequest {

@@ -2,7 +2,7 @@
 //
 // Network access is the set of networks the container is attached to, changed with the
 // engine's connect/disconnect calls on the same container (its filesystem and processes are
-// untouched; spec §3.7):
+// untouched; docs/compatibility.md, "Network and desktop switches"):
 //   on  = attached to the profile's online network (Docker: bridge);
 //   off = detached from every network, then parked on the profile's offline network when the
 //         engine has one (Docker: none; Podman has no such network object, so: nothing).

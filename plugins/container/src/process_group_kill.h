@@ -1,8 +1,9 @@
 // process_group_kill.h — ending an exec'd command and everything it started.
 //
 // The Engine API has no "kill exec" call, and closing the exec's connection does not stop the
-// process (engine-api.md §5). Under runc the exec'd process leads its own session and process
-// group, and its children inherit the group, so killing the group ends the whole tree:
+// process (the engine only detaches it). Under runc the exec'd process leads its own session
+// and process group, and its children inherit the group, so killing the group ends the whole
+// tree:
 //   1. host path: when the engine runs on this machine and /proc/<Pid> (exec inspect's host
 //      PID) belongs to the container (its cgroup names the container id), kill(-Pid, SIGKILL)
 //      from here: instant;

@@ -1,4 +1,5 @@
-// tool_instructions.h — the text that describes the computer to the model (spec §1.4.6).
+// tool_instructions.h — the text that describes the computer to the model
+// (docs/compatibility.md, "Tool description").
 //
 // The backend only knows what is inside the images it ships or defaults to, so it describes
 // those two and answers null for any other image: the user then supplies the text with

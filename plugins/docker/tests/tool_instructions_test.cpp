@@ -1,4 +1,4 @@
-// The command tool's description (spec §1.4.6).
+// The command tool's description (docs/compatibility.md, "Tool description").
 #include <gtest/gtest.h>
 
 #include "tool_instructions.h"
