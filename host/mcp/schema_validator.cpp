@@ -36,13 +36,22 @@ bool has_type(const Json& value, const std::string& type) {
 // Strings longer than this are refused by a "pattern" rather than matched.
 constexpr size_t kMaxPatternSubjectBytes = 4096;
 
+// At most the first `limit` bytes of UTF-8 `text`, never half a character: the message is
+// sent as text, and a cut sequence would be invalid UTF-8 in it.
+std::string utf8_prefix(const std::string& text, size_t limit) {
+  if (text.size() <= limit) return text;
+  size_t end = limit;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end);
+}
+
 std::string show(const Json& value) {
   if (value.is_string() && value.get_ref<const std::string&>().size() > kMaxShownValueChars) {
     // Do not serialise megabytes of stdin only to cut them off.
-    return show(Json(value.get_ref<const std::string&>().substr(0, kMaxShownValueChars)));
+    return show(Json(utf8_prefix(value.get_ref<const std::string&>(), kMaxShownValueChars)));
   }
   std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (text.size() > kMaxShownValueChars) text = text.substr(0, kMaxShownValueChars) + "...";
+  if (text.size() > kMaxShownValueChars) text = utf8_prefix(text, kMaxShownValueChars) + "...";
   return text;
 }
 

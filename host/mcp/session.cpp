@@ -1,6 +1,8 @@
 // session.cpp — see session.h.
 #include "mcp/session.h"
 
+#include <cstdint>
+#include <limits>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -22,6 +24,21 @@ std::string id_key(const Json& id) { return id.dump(); }
 std::string string_member(const Json& object, const char* key, const char* fallback) {
   const auto member = object.is_object() ? object.find(key) : object.end();
   return member != object.end() && member->is_string() ? member->get<std::string>() : fallback;
+}
+
+// obj[key] when it is an integer that fits an int, else 0 (Json::value() would throw on other
+// types, and convert an out-of-range number with undefined behaviour).
+int int_member(const Json& object, const char* key) {
+  const auto member = object.find(key);
+  if (member == object.end() || !member->is_number_integer()) return 0;
+  if (member->is_number_unsigned()) {
+    const auto value = member->get<uint64_t>();
+    return value <= static_cast<uint64_t>(std::numeric_limits<int>::max()) ? static_cast<int>(value) : 0;
+  }
+  const auto value = member->get<int64_t>();
+  return value >= std::numeric_limits<int>::min() && value <= std::numeric_limits<int>::max()
+             ? static_cast<int>(value)
+             : 0;
 }
 
 // A missing params member means "no parameters": treat it as an empty object.
@@ -318,6 +335,9 @@ void Session::set_log_level(const Json& id, const Json& params) {
 }
 
 void Session::cancel_request(const Json& params) {
+  // A notification's params are not checked like a request's: an array names no request (and
+  // Json::value() would throw on it).
+  if (!params.is_object()) return;
   const Json request_id = params.value("requestId", Json());
   if (!jsonrpc::is_valid_id(request_id)) return;
   const auto call = calls_.find(id_key(request_id));
@@ -366,8 +386,8 @@ void Session::receive_client_response(const Json& id, const Json& message) {
   auto done = std::move(waiting->second);
   client_requests_.erase(waiting);
   if (const auto error = message.find("error"); error != message.end()) {
-    const std::string text = error->is_object() ? error->value("message", "no message") : "";
-    const int code = error->is_object() ? error->value("code", 0) : 0;
+    const std::string text = error->is_object() ? string_member(*error, "message", "no message") : "";
+    const int code = error->is_object() ? int_member(*error, "code") : 0;
     done(Failure{code, "the client answered with error " + std::to_string(code) + ": " + text});
     return;
   }

@@ -2,24 +2,21 @@
 #include "tools/file_tools.h"
 
 #include <algorithm>
-#include <cctype>
 #include <functional>
 #include <utility>
 
-#include "common/base64.h"
 #include "common/sha256.h"
 #include "tools/file_path.h"
+#include "tools/file_script_results.h"
 #include "tools/file_scripts.h"
 #include "tools/tool_call_support.h"
 #include "tools/tool_schema.h"
-#include "common/utf8_repair.h"
 
 namespace vc::tools {
 namespace {
 
 using Settings = std::shared_ptr<const FileToolSettings>;
 using computers::ComputerInfo;
-using computers::ExecOutcome;
 using computers::ExecResult;
 
 // --- results -------------------------------------------------------------------------------
@@ -41,12 +38,6 @@ Json base_payload(const std::string& operation, const FileToolSettings& settings
               {"workspace_directory", settings.workspace_directory}};
 }
 
-std::string trimmed(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
-
 // --- running a script ----------------------------------------------------------------------
 
 using ScriptDone = std::function<void(Expected<ExecResult>)>;
@@ -64,64 +55,10 @@ CancelHandle run_script(computers::ComputerRegistry& registry, const FileToolSet
   return registry.execute(std::move(request), nullptr, std::move(done));
 }
 
-// A script that did not get to finish: a timeout, too much output, or no computer.
-std::optional<std::string> interrupted(const ExecResult& result, const std::string& what,
-                                       const FileToolSettings& settings) {
-  if (result.outcome == ExecOutcome::timed_out) {
-    return what + " timed out after " + std::to_string(settings.timeout_s) + "s";
-  }
-  if (result.outcome == ExecOutcome::output_limit_exceeded) {
-    return what + " produced more output than the limit allows";
-  }
-  return std::nullopt;
-}
-
 // --- reading -------------------------------------------------------------------------------
-
-struct FileText {
-  std::string bytes;  // valid UTF-8
-  ComputerInfo computer;
-};
 
 uint64_t read_output_limit(const FileToolSettings& settings) {
   return std::max<uint64_t>(settings.output_limit, settings.text_limit * 14 / 10 + 1024);
-}
-
-Expected<FileText> read_outcome(const Expected<ExecResult>& ran, const std::string& path,
-                                const FileToolSettings& settings) {
-  if (!ran.ok()) return ran.failure();
-  const ExecResult& result = ran.value();
-  if (auto stopped = interrupted(result, "Reading " + path, settings)) return Failure{-1, *stopped};
-  const std::string& out = result.stdout_bytes;
-  const auto newline = out.find('\n');
-  const std::string size_text = out.substr(0, newline);
-  switch (result.exit_code) {
-    case 0: break;
-    case kScriptMissing: return Failure{-1, "File does not exist: " + path};
-    case kScriptWrongKind: return Failure{-1, "Path is not a regular file: " + path};
-    case kScriptTooLarge:
-      return Failure{-1, "File is " + trimmed(size_text) + " bytes; text tool limit is " +
-                             std::to_string(settings.text_limit) + " bytes"};
-    default: {
-      const std::string reason = trimmed(repair_utf8(result.stderr_bytes));
-      return Failure{-1, reason.empty() ? "Unable to read " + path : reason};
-    }
-  }
-  const std::string invalid = "The computer returned invalid file data for " + path;
-  if (newline == std::string::npos) return Failure{-1, invalid};
-  uint64_t declared = 0;
-  try {
-    declared = std::stoull(trimmed(size_text));
-  } catch (const std::exception&) {
-    return Failure{-1, invalid};
-  }
-  auto bytes = base64_decode(trimmed(out.substr(newline + 1)));
-  if (!bytes) return Failure{-1, invalid};
-  if (bytes->size() != declared) return Failure{-1, "File changed while it was being read: " + path};
-  if (auto bad = first_invalid_utf8(*bytes)) {
-    return Failure{-1, "File is not valid UTF-8 text at byte " + std::to_string(*bad) + ": " + path};
-  }
-  return FileText{std::move(*bytes), result.computer};
 }
 
 CancelHandle read_text(computers::ComputerRegistry& registry, const Settings& settings,
@@ -131,7 +68,7 @@ CancelHandle read_text(computers::ComputerRegistry& registry, const Settings& se
                     {path, std::to_string(settings->text_limit)}, "",
                     read_output_limit(*settings),
                     [settings, path, done = std::move(done)](Expected<ExecResult> ran) {
-                      done(read_outcome(ran, path, *settings));
+                      done(decode_read_script(ran, path, *settings));
                     });
 }
 
@@ -144,30 +81,6 @@ struct WriteRequest {
   std::string expected_sha256;  // "" = no check
 };
 
-std::string parent_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-Expected<ComputerInfo> write_outcome(const Expected<ExecResult>& ran, const WriteRequest& write,
-                                     const FileToolSettings& settings) {
-  if (!ran.ok()) return ran.failure();
-  const ExecResult& result = ran.value();
-  if (auto stopped = interrupted(result, "Writing " + write.path, settings)) {
-    return Failure{-1, *stopped};
-  }
-  switch (result.exit_code) {
-    case 0: return result.computer;
-    case kScriptNoParent: return Failure{-1, "Parent directory does not exist: " + parent_of(write.path)};
-    case kScriptChanged: return Failure{-1, "File changed before edit could be saved: " + write.path};
-    default: {
-      const std::string reason = trimmed(repair_utf8(result.stderr_bytes));
-      return Failure{-1, reason.empty() ? "Unable to write " + write.path : reason};
-    }
-  }
-}
-
 CancelHandle write_text(computers::ComputerRegistry& registry, const Settings& settings,
                         const std::string& tool, WriteRequest write,
                         std::function<void(Expected<ComputerInfo>)> done) {
@@ -177,7 +90,7 @@ CancelHandle write_text(computers::ComputerRegistry& registry, const Settings& s
   return run_script(registry, *settings, kWriteFileScript, tool, std::move(arguments),
                     std::move(content), settings->output_limit,
                     [settings, write = std::move(write), done = std::move(done)](
-                        Expected<ExecResult> ran) { done(write_outcome(ran, write, *settings)); });
+                        Expected<ExecResult> ran) { done(decode_write_script(ran, write.path, *settings)); });
 }
 
 // --- the tools -----------------------------------------------------------------------------
@@ -387,69 +300,6 @@ class EditFileTool final : public FileTool {
   }
 };
 
-std::string casefold(const std::string& text) {
-  std::string out = text;
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-Expected<Json> directory_entries(const Expected<ExecResult>& ran, const std::string& path,
-                                 const FileToolSettings& settings) {
-  if (!ran.ok()) return ran.failure();
-  const ExecResult& result = ran.value();
-  if (auto stopped = interrupted(result, "Listing " + path, settings)) return Failure{-1, *stopped};
-  switch (result.exit_code) {
-    case 0: break;
-    case kScriptMissing: return Failure{-1, "Directory does not exist: " + path};
-    case kScriptWrongKind: return Failure{-1, "Path is not a directory: " + path};
-    default: {
-      const std::string reason = trimmed(repair_utf8(result.stderr_bytes));
-      return Failure{-1, reason.empty() ? "Unable to list " + path : reason};
-    }
-  }
-  const std::string invalid = "The computer returned invalid directory data for " + path;
-  auto raw = base64_decode(trimmed(result.stdout_bytes));
-  if (!raw) return Failure{-1, invalid};
-  std::vector<std::string> fields;
-  size_t start = 0;
-  for (size_t nul = raw->find('\0'); nul != std::string::npos; nul = raw->find('\0', start)) {
-    fields.push_back(raw->substr(start, nul - start));
-    start = nul + 1;
-  }
-  if (start != raw->size() || fields.size() % 3 != 0) return Failure{-1, invalid};
-  struct Entry {
-    std::string name;
-    std::string kind;
-    uint64_t size;
-  };
-  std::vector<Entry> entries;
-  for (size_t i = 0; i < fields.size(); i += 3) {
-    const std::string& type = fields[i + 1];
-    uint64_t size = 0;
-    try {
-      size = std::stoull(fields[i + 2]);
-    } catch (const std::exception&) {
-      return Failure{-1, invalid};
-    }
-    entries.push_back({repair_utf8(fields[i]), type == "d" ? "directory" : type == "f" ? "file" : "other", size});
-  }
-  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    const bool a_dir = a.kind == "directory";
-    const bool b_dir = b.kind == "directory";
-    if (a_dir != b_dir) return a_dir;
-    return casefold(a.name) < casefold(b.name);
-  });
-  Json listed = Json::array();
-  for (const auto& entry : entries) {
-    listed.push_back(Json{{"name", entry.name},
-                          {"path", path == "/" ? "/" + entry.name : path + "/" + entry.name},
-                          {"kind", entry.kind},
-                          {"size_bytes", entry.size}});
-  }
-  return listed;
-}
-
 class ListDirectoryTool final : public FileTool {
  public:
   ListDirectoryTool(Settings settings, computers::ComputerRegistry& registry)
@@ -479,7 +329,7 @@ class ListDirectoryTool final : public FileTool {
         registry_, *settings_, kListDirectoryScript, name(), {*path}, "",
         std::max<uint64_t>(settings_->output_limit, 16 * 1024 * 1024),
         [settings = settings_, call, path = *path](Expected<ExecResult> ran) {
-          auto entries = directory_entries(ran, path, *settings);
+          auto entries = decode_list_script(ran, path, *settings);
           if (!entries) return call->finish(error_result("list_directory", entries.failure().message));
           const std::string computer_id = ran.value().computer.computer_id.empty()
                                               ? settings->computer_id

@@ -1,6 +1,6 @@
 // file_tools.h — read_file, write_file, edit_file and list_directory (docs/compatibility.md,
-// "File tools"): text
-// files on the computer, through the same exec path as terminal_execute, on any backend.
+// "File tools"): text files on the computer, through the same exec path as terminal_execute,
+// on any backend.
 //
 // Contents cross as bytes (stdin in, base64 out), never through shell quoting. Text is UTF-8,
 // at most 1 MiB. Writes are atomic (a temporary file in the same directory, then a rename)

@@ -220,12 +220,15 @@ void McpHttpEndpoint::handle_post(const Connection& connection, const HttpReques
         415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
     return;
   }
-  Json message = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-  if (message.is_discarded()) {
+  // jsonrpc::parse, as stdio reads a line: it refuses nesting that copying the message would
+  // recurse through until the stack overflows (a body of 40 KB of '[' was enough).
+  auto parsed = mcp::jsonrpc::parse(request.body);
+  if (!parsed) {
     connection->respond(jsonrpc_error_response(400, mcp::jsonrpc::kParseError,
-                                               "Parse error: the body is not valid JSON"));
+                                               "Parse error: " + parsed.failure().message));
     return;
   }
+  const Json message = std::move(parsed).value();
   if (message.is_array()) {
     connection->respond(jsonrpc_error_response(
         400, mcp::jsonrpc::kInvalidRequest,
@@ -234,7 +237,8 @@ void McpHttpEndpoint::handle_post(const Connection& connection, const HttpReques
   }
   const bool is_request = message.is_object() && message.contains("method") &&
                           message.contains("id");
-  if (is_request && message.value("method", "") == "initialize") {
+  // Not value("method", ""): it throws when the method is not a string.
+  if (is_request && message["method"] == "initialize") {
     if (request.header("mcp-session-id")) {
       connection->respond(jsonrpc_error_response(
           400, mcp::jsonrpc::kInvalidRequest,
