@@ -4,13 +4,15 @@
 # in build/fuzz, runs each from a scratch copy of its seed corpus, and fails when any run
 # finds a crash, a leak, a timeout or an out-of-memory. What a run found is kept under
 # build/fuzz/findings/ (add the input to tests/fuzz/corpus/<harness>/ once the defect is
-# fixed, so the replay test keeps it fixed).
+# fixed, so the replay test keeps it fixed). A harness with a dictionary in
+# tests/fuzz/dict/<harness>.dict gets it (-dict=).
 #   scripts/fuzz.sh [seconds per harness, default 30]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds=${1:-30}
 build=${VC_FUZZ_BUILD_DIR:-$root/build/fuzz}
-harnesses=(jsonrpc_message engine_response stream_demuxer engine_progress)
+harnesses=(jsonrpc_message engine_response stream_demuxer engine_progress
+           mcp_session http_endpoint schema_validator plugin_descriptor file_tool_results)
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
@@ -23,11 +25,13 @@ rm -rf "$work"
 mkdir -p "$work" "$findings"
 fuzz_one() {
   local name=$1
+  local dict=()
+  [[ -f "$root/tests/fuzz/dict/$name.dict" ]] && dict=(-dict="$root/tests/fuzz/dict/$name.dict")
   mkdir -p "$work/$name"
   cp "$root/tests/fuzz/corpus/$name"/* "$work/$name/"
   (cd "$work" && "$build/bin/vc_fuzzer_$name" -max_total_time="$seconds" -timeout=10 \
      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/$name-" \
-     "$work/$name" >"$work/$name.log" 2>&1)
+     "${dict[@]}" "$work/$name" >"$work/$name.log" 2>&1)
 }
 status=0
 for ((i = 0; i < ${#harnesses[@]}; i += 2)); do
