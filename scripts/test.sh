@@ -3,7 +3,7 @@
 # the integration tests use (dockerd and Podman's API service, with locally built test images),
 # builds everything with AddressSanitizer and UndefinedBehaviorSanitizer and warnings as errors,
 # builds the bundled desktop image on both engines through the plugins (cached: seconds when
-# it is current), fuzzes each parser for 30 s (VC_FUZZ_SECONDS), runs the threaded suites under
+# it is current), fuzzes each parser for 20 s (VC_FUZZ_SECONDS), runs the threaded suites under
 # ThreadSanitizer, and runs the whole suite with ctest.
 #   scripts/test.sh [extra ctest arguments, e.g. -R protocol]
 set -euo pipefail
@@ -31,7 +31,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 # A short fuzzing run of every parser harness (clang, libFuzzer), so every run of the suite
 # keeps fuzzing; the seed corpora are also replayed by ctest below. Before ctest, so that
 # ctest's summary is the last word.
-bash "$root/scripts/fuzz.sh" "${VC_FUZZ_SECONDS:-30}"
+bash "$root/scripts/fuzz.sh" "${VC_FUZZ_SECONDS:-20}"
 # The suites where threads meet, under ThreadSanitizer (their own build, build/tsan).
 bash "$root/scripts/tsan.sh"
 
