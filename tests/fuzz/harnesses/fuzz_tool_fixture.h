@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include <spdlog/spdlog.h>
 #include <uv.h>
 #include <vc-backend-1/vc_op.h>
 #include <vc-backend-1/vc_status.h>
@@ -36,6 +37,16 @@
 #include "tools/tool_catalog.h"
 
 namespace vc::fuzz {
+
+// Turns the host's logging off once per process: millions of inputs would otherwise spend
+// their time writing log lines nobody reads.
+inline void silence_logging() {
+  static const bool silenced = [] {
+    spdlog::set_level(spdlog::level::off);
+    return true;
+  }();
+  (void)silenced;
+}
 
 inline constexpr const char* kComputerId = "fuzz-computer";
 // What read_file finds in every file, and what list_directory finds in every directory.

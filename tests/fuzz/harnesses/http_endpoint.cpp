@@ -238,8 +238,8 @@ vc::transport::McpHttpSettings endpoint_settings(uint8_t mode) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  vc::fuzz::silence_logging();
   static const bool once = [] {
-    spdlog::set_level(spdlog::level::off);
     std::signal(SIGPIPE, SIG_IGN);  // as the server does: a reset peer is an error, not a signal
     return true;
   }();

@@ -128,11 +128,7 @@ std::string initialize_line(uint8_t mode) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const bool quiet = [] {
-    spdlog::set_level(spdlog::level::off);
-    return true;
-  }();
-  (void)quiet;
+  vc::fuzz::silence_logging();
   std::string_view input(reinterpret_cast<const char*>(data), size);
   const bool raw = !input.empty() && input.front() == '{';
   const uint8_t mode = input.empty() || raw ? 0 : static_cast<uint8_t>(input.front());

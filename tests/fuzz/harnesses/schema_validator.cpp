@@ -98,11 +98,7 @@ void check_normalised(const Json& schema, const Json& value) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const bool quiet = [] {
-    spdlog::set_level(spdlog::level::off);
-    return true;
-  }();
-  (void)quiet;
+  vc::fuzz::silence_logging();
   if (size == 0) return 0;
   const NamedSchema& picked = schemas()[data[0] % schemas().size()];
   auto parsed =
