@@ -111,10 +111,15 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     death_announced_ = false;
     if (outcome.ok() && outcome.value()) {
       computer_ = *outcome.value();
+      observe();
     } else {
       computer_.reset();
     }
     if (computer_ && maintenance_depth_ == 0 && !acquisition_) start_death_watch();
+  }
+
+  void set_computer_observer(std::function<void(const ComputerInfo&)> observer) {
+    observer_ = std::move(observer);
   }
 
   void set_death_handler(std::function<void(const std::string&)> handler) {
@@ -162,6 +167,7 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     }
     engine_failure_.reset();
     computer_ = outcome.value();
+    observe();
     spdlog::info("Using computer '{}' (sandbox {}).", computer_->computer_id,
                  computer_->sandbox_id);
     if (!shut_down_ && maintenance_depth_ == 0) start_death_watch();
@@ -192,6 +198,10 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     death_watch_.reset();
   }
 
+  void observe() {
+    if (observer_ && computer_) observer_(*computer_);
+  }
+
   void announce_death() {
     if (!death_message_ || !death_handler_ || death_announced_) return;
     death_announced_ = true;
@@ -207,6 +217,7 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
   std::optional<std::string> death_message_;
   std::optional<std::string> engine_failure_;
   std::function<void(const std::string&)> death_handler_;
+  std::function<void(const ComputerInfo&)> observer_;
   bool death_announced_ = false;
   bool shut_down_ = false;
   int maintenance_depth_ = 0;
@@ -349,6 +360,14 @@ void ComputerRegistry::end_maintenance(const Expected<std::optional<ComputerInfo
 
 void ComputerRegistry::set_death_handler(std::function<void(const std::string& message)> handler) {
   state_->set_death_handler(std::move(handler));
+}
+
+void ComputerRegistry::set_computer_observer(std::function<void(const ComputerInfo&)> observer) {
+  state_->set_computer_observer(std::move(observer));
+}
+
+const std::shared_ptr<plugins::Backend>& ComputerRegistry::backend() const {
+  return state_->backend();
 }
 
 void ComputerRegistry::shutdown() { state_->shutdown(); }

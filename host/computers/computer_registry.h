@@ -84,6 +84,15 @@ class ComputerRegistry {
   // with "...was restarted, reset or deleted while the command ran" instead of a death.
   void end_maintenance(const Expected<std::optional<ComputerInfo>>& outcome);
 
+  // [loop-thread] Runs each time the registry learns the computer's state anew: after it was
+  // acquired, and after a restart, reset, network or desktop switch of it. The desktop tools
+  // follow the live desktop state through it.
+  void set_computer_observer(std::function<void(const ComputerInfo&)> observer);
+
+  // [loop-thread] The backend the computer lives on, for operations that run on the acquired
+  // computer (desktop actions).
+  const std::shared_ptr<plugins::Backend>& backend() const;
+
   // [loop-thread] Called once if the computer dies unexpectedly after acquisition.
   void set_death_handler(std::function<void(const std::string& message)> handler);
 

@@ -4,6 +4,7 @@
 // publishes nothing (and says so correctly). [loop-thread] for every member.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -20,6 +21,16 @@ class ContentCatalog {
   virtual Json resource_templates() const = 0;  // ResourceTemplate objects
   // The ReadResourceResult of `uri`, or nullopt when no resource or template matches it.
   virtual std::optional<Json> read_resource(const std::string& uri) const = 0;
+  // The same for a resource whose content must be fetched first (a live screenshot): `done`
+  // runs once, now or on a later loop turn, with nullopt (no such resource), the result, or a
+  // Failure whose message explains why it cannot be read now. The default answers from
+  // read_resource().
+  using ReadDone = std::function<void(std::optional<Expected<Json>>)>;
+  virtual void read_resource_async(const std::string& uri, ReadDone done) const {
+    auto contents = read_resource(uri);
+    if (!contents) return done(std::nullopt);
+    done(Expected<Json>(std::move(*contents)));
+  }
 
   virtual Json prompts() const = 0;  // Prompt objects
   // The GetPromptResult, or a Failure whose message explains a wrong name or arguments.

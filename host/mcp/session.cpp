@@ -59,6 +59,19 @@ std::string negotiate_protocol_version(const std::string& requested) {
 Session::Session(std::vector<Tool*> tools, SessionOptions options, SendFn send)
     : tools_(std::move(tools)), options_(std::move(options)), send_(std::move(send)) {
   for (Tool* tool : tools_) tools_by_name_.emplace(tool->definition().name, tool);
+  if (options_.changes != nullptr) {
+    catalog_subscription_ = options_.changes->subscribe([this] { announce_catalog_change(); });
+  }
+}
+
+bool Session::tool_listed(const Tool& tool) const {
+  return options_.changes == nullptr || options_.changes->tool_visible(tool.definition().name);
+}
+
+void Session::announce_catalog_change() {
+  if (!initialized_) return;
+  send(Json{{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}}, nullptr);
+  send(Json{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}}, nullptr);
 }
 
 Session::~Session() { cancel_all_calls(); }
@@ -163,9 +176,9 @@ void Session::initialize(const Json& id, const Json& params) {
   Json result{
       {"protocolVersion", protocol_version_},
       {"capabilities",
-       {{"tools", {{"listChanged", false}}},
+       {{"tools", {{"listChanged", options_.changes != nullptr}}},
         {"logging", Json::object()},
-        {"resources", {{"subscribe", true}, {"listChanged", false}}},
+        {"resources", {{"subscribe", true}, {"listChanged", options_.changes != nullptr}}},
         {"prompts", {{"listChanged", false}}},
         {"completions", Json::object()}}},
       {"serverInfo", {{"name", options_.server_name}, {"version", options_.server_version}}},
@@ -194,13 +207,21 @@ void Session::read_resource(const Json& id, const Json& params) {
     reply_error(id, jsonrpc::kInvalidParams, "Invalid params: resources/read needs \"uri\" (a string)");
     return;
   }
-  auto contents = options_.catalog ? options_.catalog->read_resource(uri.get<std::string>())
-                                   : std::nullopt;
-  if (!contents) {
-    reply_error(id, kResourceNotFound, "Resource not found: " + uri.get<std::string>());
+  const std::string name = uri.get<std::string>();
+  if (!options_.catalog) {
+    reply_error(id, kResourceNotFound, "Resource not found: " + name);
     return;
   }
-  reply(id, std::move(*contents));
+  std::weak_ptr<bool> alive = alive_;
+  options_.catalog->read_resource_async(
+      name, [this, alive, id, name](std::optional<Expected<Json>> contents) {
+        if (alive.expired()) return;
+        if (!contents) return reply_error(id, kResourceNotFound, "Resource not found: " + name);
+        if (!contents->ok()) {
+          return reply_error(id, jsonrpc::kInternalError, contents->failure().message);
+        }
+        reply(id, std::move(*contents).value());
+      });
 }
 
 void Session::subscribe_resource(const Json& id, const Json& params) {
@@ -253,7 +274,11 @@ void Session::complete(const Json& id, const Json& params) {
 
 void Session::list_tools(const Json& id, const Json& params) {
   const Json cursor = params.value("cursor", Json());
-  const auto page = tool_list_page(cursor, tools_.size(), options_.tools_page_size);
+  std::vector<Tool*> listed_tools;
+  for (Tool* tool : tools_) {
+    if (tool_listed(*tool)) listed_tools.push_back(tool);
+  }
+  const auto page = tool_list_page(cursor, listed_tools.size(), options_.tools_page_size);
   if (!page) {
     reply_error(id, jsonrpc::kInvalidParams,
                 cursor.is_string() ? "Invalid params: unknown cursor (cursors come from nextCursor)"
@@ -261,7 +286,9 @@ void Session::list_tools(const Json& id, const Json& params) {
     return;
   }
   Json listed = Json::array();
-  for (size_t i = page->begin; i < page->end; ++i) listed.push_back(tools_[i]->definition().to_json());
+  for (size_t i = page->begin; i < page->end; ++i) {
+    listed.push_back(listed_tools[i]->definition().to_json());
+  }
   Json result{{"tools", std::move(listed)}};
   if (page->next_cursor) result["nextCursor"] = *page->next_cursor;
   reply(id, std::move(result));
@@ -274,7 +301,7 @@ void Session::call_tool(const Json& id, const Json& params) {
     return;
   }
   const auto tool = tools_by_name_.find(name->get<std::string>());
-  if (tool == tools_by_name_.end()) {
+  if (tool == tools_by_name_.end() || !tool_listed(*tool->second)) {
     reply_error(id, jsonrpc::kInvalidParams, "Unknown tool: " + name->get<std::string>());
     return;
   }

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "mcp/catalog_changes.h"
 #include "mcp/content_catalog.h"
 #include "mcp/session_tool_call.h"
 #include "mcp/tool.h"
@@ -54,6 +55,9 @@ struct SessionOptions {
   size_t tools_page_size = 50;  // tools/list page size; 0 = everything on one page
   // Resources and prompts; null publishes none. Borrowed: must outlive the session.
   const ContentCatalog* catalog = nullptr;
+  // Which tools exist right now, and when that changes (catalog_changes.h); null: all of
+  // `tools`, always. Borrowed: must outlive the session.
+  CatalogChanges* changes = nullptr;
   // Told of every tools/call request (after its arguments were validated) and of its result;
   // for the HTTP transport's activity feed. May be empty.
   std::function<void(const std::string& tool, const Json& arguments)> on_tool_request;
@@ -119,6 +123,8 @@ class Session final : private ToolCallOwner {
 
   void start_call(Tool& tool, const Json& id, Json arguments, Json progress_token);
   void reply(const Json& id, Json result);
+  void announce_catalog_change();
+  bool tool_listed(const Tool& tool) const;
   void reply_error(const Json& id, int code, const std::string& message);
 
   std::vector<Tool*> tools_;
@@ -134,6 +140,9 @@ class Session final : private ToolCallOwner {
   std::map<std::string, std::function<void(Expected<Json>)>> client_requests_;
   // In-flight tools/call requests by their id's JSON text (so 1 and "1" stay distinct).
   std::map<std::string, std::shared_ptr<SessionToolCall>> calls_;
+  CatalogChanges::Subscription catalog_subscription_;
+  // Expires with the session: asynchronous resource reads answer only a live session.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 }  // namespace vc::mcp

@@ -23,6 +23,7 @@ const char* operation_name(Operation op) {
     case Operation::exec: return "exec";
     case Operation::wait_for_death: return "wait_for_death";
     case Operation::tool_instructions: return "tool_instructions";
+    case Operation::desktop_action: return "desktop_action";
   }
   return "unknown operation";
 }

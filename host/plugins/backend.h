@@ -36,6 +36,7 @@ enum class Operation {
   exec,
   wait_for_death,
   tool_instructions,
+  desktop_action,  // the desktop-control extension (ext/vc_backend_desktop_control.h)
 };
 
 // "validate", "ensure_image", ... (the names used in the SDK's schema files).

@@ -31,7 +31,8 @@ class FinishedCancelHandle final : public Cancellable {
   void cancel() override {}
 };
 
-vc_async_op_fn async_slot(const vc_backend_ops& ops, Operation operation) {
+vc_async_op_fn async_slot(const PluginInstance& instance, Operation operation) {
+  const vc_backend_ops& ops = instance.ops;
   switch (operation) {
     case Operation::validate: return ops.validate;
     case Operation::ensure_image: return ops.ensure_image;
@@ -46,6 +47,7 @@ vc_async_op_fn async_slot(const vc_backend_ops& ops, Operation operation) {
     case Operation::set_desktop_environment: return ops.set_desktop_environment;
     case Operation::wait_for_death: return ops.wait_for_death;
     case Operation::tool_instructions: return ops.tool_instructions;
+    case Operation::desktop_action: return instance.desktop_control.desktop_action;
     case Operation::exec: break;  // its own signature
   }
   return nullptr;
@@ -164,7 +166,7 @@ void PluginBackend::invoke_plugin(OpRecord& record, const Json& request,
                                   std::string_view stdin_bytes) {
   const std::string name = operation_name(record.operation);
   const std::string request_json = request.dump(-1, ' ', false, Json::error_handler_t::replace);
-  const vc_async_op_fn async_fn = async_slot(instance_.ops, record.operation);
+  const vc_async_op_fn async_fn = async_slot(instance_, record.operation);
   const bool is_exec = record.operation == Operation::exec;
   if (is_exec ? instance_.ops.exec == nullptr : async_fn == nullptr) {
     record.complete_from_host(

@@ -1,6 +1,7 @@
 #include "plugins/plugin_instance.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <string>
 
@@ -24,6 +25,25 @@ Failure failed_to_start(const PluginInfo& plugin, vc_status status, const std::s
 Failure unusable_instance(const PluginInfo& plugin, vc_backend* backend, const std::string& why) {
   retain_forever(std::make_shared<vc_backend*>(backend));
   return failed_to_start(plugin, VC_E_INCOMPATIBLE, why);
+}
+
+// A plugin's extension table may be older (smaller) than ours: copy what it has; the rest stays
+// NULL. A plugin whose get_extension throws or returns garbage sizes offers no extension.
+void read_desktop_control(PluginInstance& instance) {
+  if (instance.ops.get_extension == nullptr) return;
+  const void* raw = nullptr;
+  try {
+    raw = instance.ops.get_extension(instance.backend, VC_EXT_BACKEND_DESKTOP_CONTROL);
+  } catch (...) {
+    return;
+  }
+  if (raw == nullptr) return;
+  const auto* table = static_cast<const vc_backend_desktop_control*>(raw);
+  constexpr size_t kMinSize = offsetof(vc_backend_desktop_control, desktop_action) +
+                              sizeof(vc_async_op_fn);
+  if (table->struct_size < kMinSize) return;
+  std::memcpy(&instance.desktop_control, table,
+              std::min<size_t>(table->struct_size, sizeof instance.desktop_control));
 }
 
 }  // namespace
@@ -77,6 +97,7 @@ Expected<PluginInstance> create_plugin_instance(const PluginModule& module,
   if (instance.ops.destroy == nullptr) {
     return unusable_instance(plugin, backend, "its operations table has no destroy function");
   }
+  read_desktop_control(instance);
   return instance;
 }
 

@@ -18,6 +18,9 @@ inline constexpr size_t kCreateErrorBufferSize = 1024;
 struct PluginInstance {
   vc_backend* backend = nullptr;  // passed back as `self`; owned by the plugin
   vc_backend_ops ops{};
+  // The desktop-control extension's table, normalised the same way; all NULL when the plugin
+  // offers none (ext/vc_backend_desktop_control.h).
+  vc_backend_desktop_control desktop_control{};
 };
 
 // The config document of create_backend: {"options": options} (an object when options is null).

@@ -69,6 +69,7 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
   tools_ = tools::make_tool_catalog(
       {&config_, registry_.get(), lifecycle_.get(), description.value()});
   catalog_ = add_conformance_fixtures(loop_, config_, tools_);
+  desktop_tool_set_ = add_desktop_parts(config_, *registry_, tools_, catalog_);
   registry_->set_death_handler([](const std::string& message) { spdlog::error("{}", message); });
 
   transport::McpHttpSettings settings;
@@ -81,7 +82,7 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
       loop_, settings,
       [this](mcp::Session::SendFn send) {
         // Sessions only start once the endpoint serves, so endpoint_ is set by then.
-        mcp::SessionOptions options = session_options(catalog_.get());
+        mcp::SessionOptions options = session_options(catalog_.get(), desktop_tool_set_.get());
         transport::ActivityFeed* feed = endpoint_ ? &endpoint_->activity() : nullptr;
         options.on_tool_request = [feed](const std::string& tool, const Json& arguments) {
           if (feed) feed->record_request(tool, arguments);

@@ -25,6 +25,7 @@
 #include "server/shutdown_watchdog.h"
 #include "server/signal_watcher.h"
 #include "transport/http_mcp_endpoint.h"
+#include "tools/desktop_tool_set.h"
 
 namespace vc::server {
 
@@ -51,6 +52,7 @@ class HttpServer {
   std::shared_ptr<plugins::Backend> backend_;
   std::unique_ptr<computers::ComputerRegistry> registry_;
   std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
+  std::unique_ptr<tools::DesktopToolSet> desktop_tool_set_;  // outlives tools and sessions
   std::vector<std::unique_ptr<mcp::Tool>> tools_;
   std::unique_ptr<mcp::ContentCatalog> catalog_;
   std::unique_ptr<transport::McpHttpEndpoint> endpoint_;

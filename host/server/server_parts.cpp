@@ -6,6 +6,8 @@
 #include "cli/state_directory.h"
 #include "server/tool_instructions.h"
 #include "tools/conformance_fixtures.h"
+#include "tools/desktop_resources.h"
+#include "tools/desktop_tools.h"
 #include "tools/tool_description.h"
 
 namespace vc::server {
@@ -55,11 +57,26 @@ std::unique_ptr<computers::ComputerLifecycle> make_lifecycle(
                                                         registry_settings(config), registry);
 }
 
-mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog) {
+mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog,
+                                    mcp::CatalogChanges* changes) {
   mcp::SessionOptions options;
   options.server_version = VC_HOST_VERSION;
   options.catalog = catalog;
+  options.changes = changes;
   return options;
+}
+
+std::unique_ptr<tools::DesktopToolSet> add_desktop_parts(
+    const cli::ServerConfig& config, computers::ComputerRegistry& registry,
+    std::vector<std::unique_ptr<mcp::Tool>>& tools, std::unique_ptr<mcp::ContentCatalog>& catalog) {
+  auto tool_set = std::make_unique<tools::DesktopToolSet>(config.desktop_environment);
+  for (auto& tool : tools::make_desktop_tools({&registry, tool_set.get()})) {
+    tools.push_back(std::move(tool));
+  }
+  catalog = tools::make_desktop_resource_catalog(registry, *tool_set, std::move(catalog));
+  registry.set_computer_observer(
+      [set = tool_set.get()](const computers::ComputerInfo& computer) { set->observe(computer); });
+  return tool_set;
 }
 
 std::unique_ptr<mcp::ContentCatalog> add_conformance_fixtures(

@@ -20,6 +20,7 @@
 #include "mcp/tool.h"
 #include "plugins/backend.h"
 #include "plugins/plugin_module.h"
+#include "tools/desktop_tool_set.h"
 
 namespace vc::server {
 
@@ -47,7 +48,15 @@ std::unique_ptr<computers::ComputerLifecycle> make_lifecycle(
     computers::ComputerRegistry* registry);
 
 // The session options every transport uses; `catalog` may be null.
-mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog = nullptr);
+mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog = nullptr,
+                                    mcp::CatalogChanges* changes = nullptr);
+
+// The desktop tools (appended to `tools`) and the screen resources (wrapping `catalog`),
+// which exist while the computer's desktop is live; the returned set follows the registry's
+// computer and tells sessions when they come and go.
+std::unique_ptr<tools::DesktopToolSet> add_desktop_parts(
+    const cli::ServerConfig& config, computers::ComputerRegistry& registry,
+    std::vector<std::unique_ptr<mcp::Tool>>& tools, std::unique_ptr<mcp::ContentCatalog>& catalog);
 
 // With --conformance-fixtures: appends the suite's fixture tools to `tools` and returns its
 // catalog; otherwise null.

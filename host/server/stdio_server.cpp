@@ -82,8 +82,9 @@ bool StdioServer::start_protocol(const std::string& tool_description) {
   lifecycle_ = make_lifecycle(backend_, config_, registry_.get());
   tools_ = tools::make_tool_catalog({&config_, registry_.get(), lifecycle_.get(), tool_description});
   catalog_ = add_conformance_fixtures(loop_, config_, tools_);
+  desktop_tool_set_ = add_desktop_parts(config_, *registry_, tools_, catalog_);
   session_ = std::make_unique<mcp::Session>(
-      borrowed(tools_), session_options(catalog_.get()), [this](const Json& message, const Json& /*related_request*/) {
+      borrowed(tools_), session_options(catalog_.get(), desktop_tool_set_.get()), [this](const Json& message, const Json& /*related_request*/) {
         if (transport_) transport_->send_line(mcp::jsonrpc::serialize(message));
       });
 

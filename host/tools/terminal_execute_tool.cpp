@@ -33,6 +33,7 @@ TerminalExecuteTool::TerminalExecuteTool(TerminalExecuteSettings settings,
                                          std::string description)
     : settings_(std::make_shared<const TerminalExecuteSettings>(std::move(settings))),
       registry_(registry),
+      visible_terminal_(std::make_shared<VisibleTerminal>(registry)),
       definition_(terminal_execute_definition(std::move(description))) {}
 
 const mcp::ToolDefinition& TerminalExecuteTool::definition() const { return definition_; }
@@ -44,15 +45,24 @@ void TerminalExecuteTool::call(std::shared_ptr<mcp::ToolCall> call) {
     call->finish(error_result(*settings_, request.failure().message));
     return;
   }
+  // On a live desktop a person watches the command in a terminal window; what runs, and what
+  // the call answers, is the same either way.
+  std::optional<std::string> shown;
+  if (visible_terminal_->live()) shown = visible_terminal_->show_start(request.value());
   // The completion may outlive this tool object, so it holds only what it needs.
-  auto on_done = [settings = settings_, call,
+  auto on_done = [settings = settings_, call, shown, terminal = visible_terminal_,
                   command = request.value()](Expected<computers::ExecResult> result) {
     if (!result.ok()) {
+      if (shown) terminal->show_result(*shown, "", result.failure().message, 1);
       call->finish(error_result(*settings, result.failure().message));
       return;
     }
-    call->finish(mcp::ToolResult::from_payload(terminal_success_payload(result.value(), command),
-                                               /*is_error=*/false));
+    Json payload = terminal_success_payload(result.value(), command);
+    if (shown) {
+      terminal->show_result(*shown, payload.value("stdout", ""), payload.value("stderr", ""),
+                            payload.value("exit_code", int64_t{0}));
+    }
+    call->finish(mcp::ToolResult::from_payload(payload, /*is_error=*/false));
   };
   CancelHandle running =
       registry_.execute(std::move(request).value(), progress_reporter(call), std::move(on_done));

@@ -8,6 +8,7 @@
 #include "computers/computer_registry.h"
 #include "mcp/tool.h"
 #include "tools/tool_catalog.h"
+#include "tools/visible_terminal.h"
 
 namespace vc::tools {
 
@@ -36,6 +37,7 @@ class TerminalExecuteTool : public mcp::Tool {
  private:
   std::shared_ptr<const TerminalExecuteSettings> settings_;
   computers::ComputerRegistry& registry_;
+  std::shared_ptr<VisibleTerminal> visible_terminal_;  // shared with calls that outlive the tool
   mcp::ToolDefinition definition_;
 };
 

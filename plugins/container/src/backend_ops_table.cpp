@@ -68,6 +68,19 @@ vc_status VC_CALL exec_thunk(vc_backend* self, const char* json, size_t len,
   });
 }
 
+const vc_backend_desktop_control kDesktopControl = {
+    .struct_size = sizeof(vc_backend_desktop_control),
+    .reserved0 = 0,
+    .desktop_action = op_thunk<&ContainerBackend::desktop_action>,
+};
+
+const void* VC_CALL get_extension_thunk(vc_backend* /*self*/, const char* id) noexcept {
+  if (id != nullptr && std::string_view(id) == VC_EXT_BACKEND_DESKTOP_CONTROL) {
+    return &kDesktopControl;
+  }
+  return nullptr;
+}
+
 void VC_CALL destroy_thunk(vc_backend* self) {
   guarded(self, "destroy", [&] {
     backend_of(self).destroy();
@@ -89,7 +102,7 @@ const vc_backend_ops kContainerBackendOps = {
     .reserved0 = 0,
     .destroy = destroy_thunk,
     .cancel = cancel_thunk,
-    .get_extension = nullptr,
+    .get_extension = get_extension_thunk,
     .validate = op_thunk<&ContainerBackend::validate>,
     .ensure_image = op_thunk<&ContainerBackend::ensure_image>,
     .create = op_thunk<&ContainerBackend::create_computer>,

@@ -10,6 +10,7 @@
 #include "computer_info.h"
 #include "computer_naming.h"
 #include "death_watch.h"
+#include "desktop_channel.h"
 #include "exec_request.h"
 #include "exec_session.h"
 #include "image_ensure.h"
@@ -511,6 +512,33 @@ vc_status ContainerBackend::tool_instructions(const nlohmann::json& request, con
   auto text = tool_instructions_for(ctx_->options.image, *shell, timeout->get<std::int64_t>());
   return complete_now(op, OpOutcome::ok(nlohmann::json{
                               {"instructions", text ? nlohmann::json(*text) : nlohmann::json()}}));
+}
+
+vc_status ContainerBackend::desktop_action(const nlohmann::json& request, const vc_op* op) {
+  auto id = computer_id_of(request, "desktop_action");
+  if (!id) return VC_E_INVALID_ARGUMENT;
+  auto action = request.find("action");
+  if (action == request.end() || !action->is_string() || action->get<std::string>().empty()) {
+    return reject("desktop_action", "action must be a non-empty string");
+  }
+  nlohmann::json agent_request = request;
+  agent_request.erase("computer_id");
+  const auto deadline = desktop_action_deadline(agent_request);
+  return accept(op, [this, computer_id = *id, agent_request = std::move(agent_request),
+                     deadline](const std::shared_ptr<PendingOp>& pending) mutable {
+    if (pending->cancel_requested()) return complete(pending, cancelled_failure());
+    Record record = ctx_->computers.record(computer_id);
+    if (!record->desktop_channel) {
+      record->desktop_channel = std::make_shared<DesktopChannel>(*ctx_, computer_id);
+    }
+    std::weak_ptr<DesktopChannel> channel = record->desktop_channel;
+    const std::uint64_t ticket = record->desktop_channel->send(
+        std::move(agent_request), deadline,
+        [this, pending](Expected<nlohmann::json> outcome) { complete(pending, std::move(outcome)); });
+    pending->on_cancel([channel, ticket] {
+      if (auto open = channel.lock()) open->withdraw(ticket);
+    });
+  });
 }
 
 void ContainerBackend::cancel(const vc_op* op) { tracker_->cancel(op); }

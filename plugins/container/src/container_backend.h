@@ -74,6 +74,8 @@ class ContainerBackend {
   vc_status exec(const nlohmann::json& request, std::string_view stdin_bytes, const vc_op* op);
   vc_status wait_for_death(const nlohmann::json& request, const vc_op* op);
   vc_status tool_instructions(const nlohmann::json& request, const vc_op* op);
+  // The desktop-control extension's one operation (ext/vc_backend_desktop_control.h).
+  vc_status desktop_action(const nlohmann::json& request, const vc_op* op);
 
   // [host loop] What an op function's status becomes for the host. ABI 1 gives a rejected op
   // no message, so a rejection whose reason reject() recorded is turned into an accepted op

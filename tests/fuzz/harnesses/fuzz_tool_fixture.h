@@ -162,6 +162,30 @@ class FakeBackend final : public plugins::Backend {
     return answer;
   }
 
+  // What the desktop agent would answer, so the desktop tools' result handling is reached.
+  static Reply desktop_reply(const Json& request) {
+    const std::string action = request.value("action", "");
+    if (action == "screenshot") {
+      return ok(Json{{"mime_type", "image/png"}, {"width", 640}, {"height", 400},
+                     {"screen_width", 1280}, {"screen_height", 800}, {"scale", 0.5},
+                     {"image_base64", "iVBORw0KGgo="}});
+    }
+    if (action == "list_windows") {
+      return ok(Json{{"windows", Json::array({Json{{"window_id", "0x00a00003"},
+                                                   {"title", "Terminal"},
+                                                   {"wm_class", "xfce4-terminal.Xfce4-terminal"}}})}});
+    }
+    if (action == "accessibility_snapshot") {
+      return ok(Json{{"format", "at-spi-snapshot-v1"}, {"width", 1280}, {"height", 800},
+                     {"snapshot", "- frame \"Terminal\" [ref=atspi:0/0 bounds=1,2,3,4]\n"},
+                     {"elements", Json::array()}});
+    }
+    if (action == "element_bounds") {
+      return ok(Json{{"center", Json::array({10, 20})}});
+    }
+    return ok(Json::object());
+  }
+
   static Reply reply(plugins::Operation op, const Json& request) {
     using plugins::Operation;
     const bool network = request.value("network_access", true);
@@ -196,6 +220,7 @@ class FakeBackend final : public plugins::Backend {
         return ok(Json{{"enabled", false}, {"desktop_url", nullptr}});
       case Operation::exec: return exec_reply(request);
       case Operation::tool_instructions: return ok(Json{{"instructions", "Run commands."}});
+      case Operation::desktop_action: return desktop_reply(request);
       case Operation::wait_for_death: break;
     }
     Reply unsupported;

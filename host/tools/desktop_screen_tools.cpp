@@ -1,0 +1,211 @@
+// desktop_screen_tools.cpp — look_at_screen, zoom, wait_for_screen, launch.
+//
+// look_at_screen is how the model sees: a PNG of the screen (scaled down to max_edge when
+// asked, with the scale reported and remembered for the pointer tools) and the accessibility
+// snapshot, whose element bounds are given in the same space as the image.
+#include "tools/desktop_tools.h"
+
+#include <cmath>
+#include <utility>
+
+#include "tools/desktop_screen_snapshot.h"
+#include "tools/desktop_tool_support.h"
+#include "tools/tool_schema.h"
+
+namespace vc::tools {
+namespace {
+
+Json image_content(const Json& screenshot) {
+  return Json{{"type", "image"},
+              {"data", screenshot.value("image_base64", "")},
+              {"mimeType", screenshot.value("mime_type", "image/png")}};
+}
+
+Json image_facts(const Json& screenshot) {
+  Json facts = Json::object();
+  for (const char* key : {"width", "height", "screen_width", "screen_height", "scale", "region"}) {
+    if (screenshot.contains(key)) facts[key] = screenshot[key];
+  }
+  return facts;
+}
+
+void look_at_screen(const std::shared_ptr<DesktopCall>& call) {
+  const Json& arguments = call->arguments();
+  const bool include_image = arguments.value("include_image", true);
+  const bool include_accessibility = arguments.value("include_accessibility", true);
+  if (!include_image && !include_accessibility) {
+    return call->fail("Enable include_image, include_accessibility, or both.");
+  }
+  auto max_edge = integer_argument(arguments, "max_edge");
+  auto result = std::make_shared<mcp::ToolResult>();
+  auto structured = std::make_shared<Json>(call->identity());
+  (*structured)["screen_image_uri"] = kScreenImageUri;
+  (*structured)["accessibility_uri"] = kAccessibilityUri;
+
+  auto conclude = [call, result, structured] {
+    result->structured_content = *structured;
+    call->finish(*result);
+  };
+  auto snapshot_then = [call, include_accessibility, result, structured, conclude](
+                           std::function<void()> after) {
+    if (!include_accessibility) return after();
+    call->run(Json{{"action", "accessibility_snapshot"}},
+              [call, result, structured, after](Json snapshot) {
+                const double scale = call->screen_space().scale();
+                Json shown = scale_snapshot(std::move(snapshot), scale);
+                result->content.push_back(
+                    Json{{"type", "text"}, {"text", shown.value("snapshot", "")}});
+                (*structured)["accessibility"] = std::move(shown);
+                after();
+              });
+  };
+  if (!include_image) return snapshot_then(conclude);
+
+  Json action{{"action", "screenshot"}};
+  if (max_edge) action["max_edge"] = *max_edge;
+  call->run(std::move(action), [call, result, structured, snapshot_then, conclude](Json shot) {
+    call->screen_space().remember(shot.value("screen_width", int64_t{0}),
+                                  shot.value("screen_height", int64_t{0}),
+                                  shot.value("scale", 1.0));
+    (*structured)["image"] = image_facts(shot);
+    // The snapshot text first, then the image, as the original ordered them.
+    snapshot_then([result, shot, conclude] {
+      result->content.push_back(image_content(shot));
+      conclude();
+    });
+  });
+}
+
+void zoom(const std::shared_ptr<DesktopCall>& call) {
+  const Json& arguments = call->arguments();
+  const ScreenSpace& space = call->screen_space();
+  auto corner = space.to_screen(arguments.at("x").get<int64_t>(), arguments.at("y").get<int64_t>());
+  if (!corner) return call->fail(corner.failure().message);
+  Json region{{"x", corner.value().x},
+              {"y", corner.value().y},
+              {"width", space.length_to_screen(arguments.at("width").get<int64_t>())},
+              {"height", space.length_to_screen(arguments.at("height").get<int64_t>())}};
+  Json action{{"action", "screenshot"}, {"region", region}};
+  if (auto max_edge = integer_argument(arguments, "max_edge")) action["max_edge"] = *max_edge;
+  call->run(std::move(action), [call](Json shot) {
+    mcp::ToolResult result;
+    Json payload = call->identity();
+    payload["image"] = image_facts(shot);
+    result.content = Json::array({image_content(shot)});
+    result.structured_content = std::move(payload);
+    call->finish(std::move(result));
+  });
+}
+
+void wait_for_screen(const std::shared_ptr<DesktopCall>& call) {
+  const Json& arguments = call->arguments();
+  Json action{{"action", "wait_for_screen"},
+              {"until", arguments.value("until", "change")},
+              {"stable_ms", integer_argument(arguments, "stable_ms").value_or(500)},
+              {"timeout_ms", integer_argument(arguments, "timeout_ms").value_or(10000)}};
+  call->run(std::move(action), [call](Json result) {
+    call->succeed(Json{{"result", result.value("result", "")},
+                       {"waited_ms", result.value("waited_ms", int64_t{0})}});
+  });
+}
+
+void launch(const std::shared_ptr<DesktopCall>& call) {
+  const std::string target = call->arguments().at("target").get<std::string>();
+  if (target.find_first_not_of(" \t") == std::string::npos) {
+    return call->fail("target must name an application, a path or a URL.");
+  }
+  call->run(Json{{"action", "launch"}, {"target", target}}, [call, target](Json result) {
+    call->succeed(Json{{"ok", true},
+                       {"target", target},
+                       {"pid", result.value("pid", Json())},
+                       {"command", result.value("command", Json::array())},
+                       {"window", result.value("window", Json())}});
+  });
+}
+
+Json max_edge_property() {
+  return integer_property("Max Edge",
+                          "Scale the image down so its longer side is at most this many pixels "
+                          "(e.g. 1024); pointer tools then take coordinates in the scaled image.",
+                          16, 8192);
+}
+
+}  // namespace
+
+void add_screen_tools(const DesktopToolsContext& context,
+                      std::vector<std::unique_ptr<mcp::Tool>>& tools) {
+  auto add = [&](mcp::ToolDefinition definition, DesktopHandler handler) {
+    tools.push_back(std::make_unique<DesktopTool>(context, std::move(definition), std::move(handler)));
+  };
+  Json image_schema{{"type", "object"},
+                    {"description", "width, height, screen_width, screen_height, scale, region"}};
+  add(tool_definition(
+          "look_at_screen",
+          "Look at the computer's screen: a PNG screenshot and an accessibility snapshot of the "
+          "windows and controls, each element with a ref (atspi:...) that click and type accept. "
+          "With max_edge the image is scaled down and every pointer tool reads coordinates in "
+          "the scaled image.",
+          object_schema("look_at_screen",
+                        Json{{"include_image", bool_property("Include Image", "Return a PNG.", true)},
+                             {"include_accessibility",
+                              bool_property("Include Accessibility",
+                                            "Return the accessibility snapshot.", true)},
+                             {"max_edge", max_edge_property()}},
+                        {}),
+          desktop_output_schema(Json{{"screen_image_uri", typed("string", "Resource of the live screen.")},
+                                     {"accessibility_uri", typed("string", "Resource of the snapshot.")},
+                                     {"accessibility", typed("object", "The snapshot (at-spi-snapshot-v1).")},
+                                     {"image", image_schema}}),
+          looking_annotations()),
+      look_at_screen);
+  add(tool_definition(
+          "zoom",
+          "A region of the screen at full resolution, to read small text: x, y, width, height "
+          "in the last screenshot's pixels.",
+          object_schema("zoom",
+                        Json{{"x", integer_property("X", "Left edge.")},
+                             {"y", integer_property("Y", "Top edge.")},
+                             {"width", integer_property("Width", "Width (>= 1).", 1)},
+                             {"height", integer_property("Height", "Height (>= 1).", 1)},
+                             {"max_edge", max_edge_property()}},
+                        {"x", "y", "width", "height"}),
+          desktop_output_schema(Json{{"image", image_schema}}), looking_annotations()),
+      zoom);
+  add(tool_definition(
+          "wait_for_screen",
+          "Wait until the screen changes (until: change), or until it has stayed still for "
+          "stable_ms (until: stable), at most timeout_ms. Use after an action instead of a fixed "
+          "sleep.",
+          object_schema("wait_for_screen",
+                        Json{{"until", choice_property("Until", "change or stable.",
+                                                       {"change", "stable"}, "change")},
+                             {"stable_ms", integer_property("Stable Ms", "Quiet time that counts "
+                                                                         "as stable, 50-60000.",
+                                                            50, 60000, 500)},
+                             {"timeout_ms", integer_property("Timeout Ms", "Longest wait, "
+                                                                           "100-120000.",
+                                                             100, 120000, 10000)}},
+                        {}),
+          desktop_output_schema(Json{{"result", typed("string", "changed, stable or timeout.")},
+                                     {"waited_ms", typed("integer", "How long it waited.")}}),
+          looking_annotations()),
+      wait_for_screen);
+  add(tool_definition(
+          "launch",
+          "Start an application (mousepad, xfce4-terminal, thunar, or any command) or open a "
+          "path or URL with its default application, as xdg-open would. Returns once its "
+          "window appears (up to 5 s).",
+          object_schema("launch",
+                        Json{{"target", string_property("Target", "Application, path or URL.")}},
+                        {"target"}),
+          desktop_output_schema(Json{{"ok", typed("boolean", "True when started.")},
+                                     {"target", typed("string", "What was launched.")},
+                                     {"pid", typed(Json::array({"integer", "null"}), "Its process id.")},
+                                     {"command", typed("array", "The command run.")},
+                                     {"window", typed(Json::array({"object", "null"}),
+                                                      "Its new window, when one appeared.")}}),
+          acting_annotations()),
+      launch);
+}
+
+}  // namespace vc::tools

@@ -1,0 +1,67 @@
+// desktop_tool_support.h — the pieces every desktop tool is made of: a Tool whose call is a
+// DesktopCall handler, and the schema fragments they share.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/json.h"
+#include "mcp/tool.h"
+#include "tools/desktop_call.h"
+
+namespace vc::tools {
+
+using DesktopHandler = std::function<void(const std::shared_ptr<DesktopCall>& call)>;
+
+class DesktopTool final : public mcp::Tool {
+ public:
+  DesktopTool(DesktopToolsContext context, mcp::ToolDefinition definition, DesktopHandler handler)
+      : context_(context), definition_(std::move(definition)), handler_(std::move(handler)) {}
+
+  const mcp::ToolDefinition& definition() const override { return definition_; }
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    auto desktop_call = std::make_shared<DesktopCall>(context_, std::move(call));
+    desktop_call->begin([desktop_call, handler = handler_] { handler(desktop_call); });
+  }
+
+ private:
+  DesktopToolsContext context_;
+  mcp::ToolDefinition definition_;
+  DesktopHandler handler_;
+};
+
+// {"type":"integer","title","description"} with optional bounds and default.
+Json integer_property(const char* title, const char* description,
+                      std::optional<int64_t> minimum = std::nullopt,
+                      std::optional<int64_t> maximum = std::nullopt,
+                      std::optional<int64_t> fallback = std::nullopt);
+// {"type":"string","enum":[...]} with a default.
+Json choice_property(const char* title, const char* description, std::vector<std::string> choices,
+                     const char* fallback);
+// The modifiers array of click, scroll and drag.
+Json modifiers_property();
+// `base` with the members of `more` added (later ones win).
+Json merged(Json base, const Json& more);
+// The shared output schema: {computer_id, desktop_url, error} plus `properties`.
+Json desktop_output_schema(Json properties);
+// Annotations: a tool that changes what is on the screen, or one that only looks.
+Json acting_annotations();
+Json looking_annotations();
+
+// An optional integer argument.
+std::optional<int64_t> integer_argument(const Json& arguments, const char* key);
+// The "modifiers" argument as the agent takes it (an array of names), or an empty array.
+Json modifiers_argument(const Json& arguments);
+
+// The target of a pointer tool: an accessibility element (its centre) or x and y in the
+// screenshot's space (screen_space.h). `done` gets screen pixels; a failure ends the call.
+// `required`: without element, x and y the call fails with the original's message; otherwise
+// `done` gets nullopt.
+void resolve_pointer_target(const std::shared_ptr<DesktopCall>& call, bool required,
+                            std::function<void(std::optional<ScreenPoint>)> done);
+
+}  // namespace vc::tools

@@ -1,0 +1,47 @@
+// screen_space.h — the coordinates the model points with.
+//
+// look_at_screen may scale its image down (max_edge); the model then reads positions off the
+// smaller image. Every pointer tool takes its x and y in the space of the last screenshot and
+// turns them into screen pixels here, so a click lands where the model pointed; results give
+// positions back in the same space. Until a scaled screenshot was taken the space is the
+// screen itself. One space per server (its one computer), shared by every session.
+//
+// [loop-thread].
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/failure.h"
+
+namespace vc::tools {
+
+struct ScreenPoint {
+  int64_t x = 0;
+  int64_t y = 0;
+};
+
+class ScreenSpace {
+ public:
+  // Records the space of a screenshot: the screen's size and the image's scale (image width
+  // divided by screen width; 1 for a full-size screenshot).
+  void remember(int64_t screen_width, int64_t screen_height, double scale);
+
+  double scale() const { return scale_; }
+  bool known() const { return screen_width_ > 0; }
+
+  // A point of the screenshot space in screen pixels; a point outside the screenshot (or the
+  // screen, when no screenshot was taken) is a Failure naming both sizes.
+  Expected<ScreenPoint> to_screen(int64_t x, int64_t y) const;
+  // A screen point in the screenshot space (for cursor_position and results).
+  ScreenPoint from_screen(int64_t x, int64_t y) const;
+  // A length of the screenshot space in screen pixels (zoom's region sizes).
+  int64_t length_to_screen(int64_t length) const;
+
+ private:
+  int64_t screen_width_ = 0;
+  int64_t screen_height_ = 0;
+  double scale_ = 1.0;
+};
+
+}  // namespace vc::tools

@@ -1,0 +1,334 @@
+// The desktop tools as an agent uses them: the official MCP TypeScript client starts the real
+// host with the bundled desktop image and sees the screen, types into Mousepad, clicks, drags
+// and switches windows, waits for the screen, and watches the tools disappear when the desktop
+// is switched off. Every check reads the real desktop back (the PNG's pixels, the window
+// list, the saved file, the pointer position), never what the tool claimed.
+//
+// Usage: node desktop_tools.mjs <host binary> [host arguments...]
+// Environment: COMPUTER_ID; VC_ARTIFACT_DIR (screenshots, default ./artifacts).
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { inflateSync } from "node:zlib";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ToolListChangedNotificationSchema, ResourceListChangedNotificationSchema }
+  from "@modelcontextprotocol/sdk/types.js";
+
+const [command, ...args] = process.argv.slice(2);
+if (!command) {
+  console.error("usage: node desktop_tools.mjs <host binary> [arguments...]");
+  process.exit(2);
+}
+const computerId = process.env.COMPUTER_ID ?? "e2e-desktop-tools";
+const artifacts = process.env.VC_ARTIFACT_DIR ?? "artifacts";
+mkdirSync(artifacts, { recursive: true });
+
+let passed = 0;
+const failures = [];
+function expect(condition, what) {
+  if (condition) passed += 1;
+  else failures.push(what);
+  console.log(`${condition ? "ok  " : "FAIL"} ${what}`);
+}
+
+const transport = new StdioClientTransport({
+  command,
+  args,
+  env: { ...process.env, COMPUTER_ID: computerId, DESKTOP_ENVIRONMENT: "true" },
+  stderr: "inherit",
+});
+const client = new Client({ name: "vc-desktop-tools", version: "1.0.0" }, { capabilities: {} });
+let toolListChanges = 0;
+let resourceListChanges = 0;
+client.setNotificationHandler(ToolListChangedNotificationSchema, () => { toolListChanges += 1; });
+client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { resourceListChanges += 1; });
+
+async function raw(name, argumentsObject = {}) {
+  return client.callTool({ name, arguments: argumentsObject }, undefined, { timeout: 600_000 });
+}
+async function call(name, argumentsObject = {}) {
+  const answer = await raw(name, argumentsObject);
+  if (answer.isError) {
+    throw new Error(`${name} ${JSON.stringify(argumentsObject)} failed: ` +
+                    JSON.stringify(answer.structuredContent ?? answer.content));
+  }
+  return answer;
+}
+async function payload(name, argumentsObject = {}) {
+  return (await call(name, argumentsObject)).structuredContent ?? {};
+}
+// The error message of a call expected to fail (null when it did not fail).
+async function failure(name, argumentsObject = {}) {
+  try {
+    const answer = await raw(name, argumentsObject);
+    if (!answer.isError) return null;
+    return answer.structuredContent?.error ?? answer.content?.[0]?.text ?? "";
+  } catch (error) {
+    return String(error?.message ?? error);
+  }
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// --- PNG reading (8-bit RGB/RGBA, non-interlaced: what the agent writes) ---------------------
+function decodePng(base64) {
+  const bytes = Buffer.from(base64, "base64");
+  const signature = "89504e470d0a1a0a";
+  if (bytes.subarray(0, 8).toString("hex") !== signature) throw new Error("not a PNG");
+  let offset = 8, width = 0, height = 0, colourType = 0;
+  const idat = [];
+  while (offset < bytes.length) {
+    const length = bytes.readUInt32BE(offset);
+    const type = bytes.subarray(offset + 4, offset + 8).toString("ascii");
+    const data = bytes.subarray(offset + 8, offset + 8 + length);
+    if (type === "IHDR") {
+      width = data.readUInt32BE(0); height = data.readUInt32BE(4); colourType = data[9];
+    } else if (type === "IDAT") {
+      idat.push(data);
+    }
+    offset += 12 + length;
+  }
+  const channels = colourType === 6 ? 4 : 3;
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const pixels = Buffer.alloc(width * height * channels);
+  for (let y = 0; y < height; y += 1) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x += 1) {
+      const left = x >= channels ? pixels[y * stride + x - channels] : 0;
+      const up = y > 0 ? pixels[(y - 1) * stride + x] : 0;
+      const upLeft = y > 0 && x >= channels ? pixels[(y - 1) * stride + x - channels] : 0;
+      let value = line[x];
+      if (filter === 1) value += left;
+      else if (filter === 2) value += up;
+      else if (filter === 3) value += (left + up) >> 1;
+      else if (filter === 4) {
+        const p = left + up - upLeft;
+        const pa = Math.abs(p - left), pb = Math.abs(p - up), pc = Math.abs(p - upLeft);
+        value += pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft;
+      }
+      pixels[y * stride + x] = value & 0xff;
+    }
+  }
+  const at = (x, y) => {
+    const i = (y * width + x) * channels;
+    return [pixels[i], pixels[i + 1], pixels[i + 2]];
+  };
+  const colours = new Set();
+  for (let y = 0; y < height; y += 4) {
+    for (let x = 0; x < width; x += 4) colours.add(at(x, y).join(","));
+  }
+  return { width, height, at, colours: colours.size };
+}
+
+function imageOf(answer) {
+  return (answer.content ?? []).find((item) => item.type === "image");
+}
+function saveImage(item, name) {
+  const path = join(artifacts, `${computerId}-${name}.png`);
+  writeFileSync(path, Buffer.from(item.data, "base64"));
+  console.log(`screenshot: ${path}`);
+}
+async function windows() {
+  return (await payload("list_windows")).windows ?? [];
+}
+async function waitFor(predicate, seconds, what) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const value = await predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(250);
+  }
+}
+const desktopTools = ["look_at_screen", "click", "type", "scroll", "list_windows", "switch_window",
+  "move_window", "maximize_window", "restore_window", "minimize_window", "close_window",
+  "press_keys", "drag", "mouse_move", "mouse_button", "cursor_position", "zoom",
+  "wait_for_screen", "clipboard_read", "clipboard_write", "launch"];
+
+try {
+  await client.connect(transport);
+  expect(client.getServerCapabilities()?.tools?.listChanged === true,
+         "the server advertises tools.listChanged");
+  const ui = await payload("computer_ui");
+  expect(ui.desktop_environment === true && typeof ui.desktop_url === "string",
+         "computer_ui: the desktop is live");
+  const listed = (await client.listTools()).tools.map((tool) => tool.name);
+  expect(desktopTools.every((name) => listed.includes(name)),
+         `tools/list has all ${desktopTools.length} desktop tools while the desktop is live`);
+  const resources = (await client.listResources()).resources.map((r) => r.uri);
+  expect(resources.includes("computer://screen/current.png") &&
+         resources.includes("computer://screen/accessibility.json"),
+         "resources/list has the two screen resources");
+
+  // --- seeing: an idle screen is stable, the PNG is the real screen --------------------------
+  await waitFor(async () => JSON.stringify(await payload("look_at_screen",
+    { include_image: false })).includes("xfce4-panel"), 60, "the panel in the snapshot");
+  const idle = await payload("wait_for_screen", { until: "stable", stable_ms: 400, timeout_ms: 15000 });
+  expect(idle.result === "stable", `wait_for_screen: an idle desktop is stable (${JSON.stringify(idle)})`);
+
+  const full = await call("look_at_screen");
+  const fullImage = imageOf(full);
+  expect(fullImage?.mimeType === "image/png", "look_at_screen returns a PNG image");
+  const shot = decodePng(fullImage.data);
+  saveImage(fullImage, "full");
+  expect(shot.width === 1280 && shot.height === 800, `the PNG is 1280x800 (${shot.width}x${shot.height})`);
+  expect(shot.colours > 20, `the screen is not one flat colour (${shot.colours} colours)`);
+  const snapshotText = full.content.find((item) => item.type === "text")?.text ?? "";
+  expect(/application "xfce4-panel"/.test(snapshotText), "the snapshot text lists the Xfce panel");
+  expect(full.structuredContent?.accessibility?.format === "at-spi-snapshot-v1",
+         "structuredContent carries the at-spi-snapshot-v1 object");
+
+  const scaled = await call("look_at_screen", { max_edge: 1024, include_accessibility: false });
+  const scaledShot = decodePng(imageOf(scaled).data);
+  saveImage(imageOf(scaled), "max-edge-1024");
+  expect(scaledShot.width === 1024 && scaledShot.height === 640,
+         `max_edge 1024 gives a 1024x640 PNG (${scaledShot.width}x${scaledShot.height})`);
+  expect(Math.abs(scaled.structuredContent.image.scale - 0.8) < 1e-9,
+         `the scale is reported (${scaled.structuredContent.image.scale})`);
+  const resource = await client.readResource({ uri: "computer://screen/current.png" });
+  expect(decodePng(resource.contents[0].blob).width === 1280,
+         "resources/read computer://screen/current.png is the live 1280-wide PNG");
+
+  // --- a window opening changes the screen -------------------------------------------------
+  await call("terminal_execute", {
+    command: "(sleep 1; su computer -c 'DISPLAY=:99 xfce4-terminal --title=opened-later' " +
+             ">/dev/null 2>&1 &) >/dev/null 2>&1",
+  });
+  const change = await payload("wait_for_screen", { until: "change", timeout_ms: 15000 });
+  expect(change.result === "changed", `wait_for_screen: a window opening is a change (${JSON.stringify(change)})`);
+
+  // --- Mousepad: launch, type Unicode, save, read back byte-exact ---------------------------
+  const text = "Grüße, café — naïve façade; 日本語のテキスト ✓ €\nsecond line: ñ ø å";
+  const launched = await payload("launch", { target: "mousepad" });
+  expect(launched.window !== null && typeof launched.pid === "number",
+         `launch mousepad returns its window (${JSON.stringify(launched.window?.title)})`);
+  await payload("switch_window", { window: launched.window.window_id });
+  await payload("type", { text });
+  await payload("press_keys", { keys: "ctrl+s" });
+  await waitFor(async () => (await windows()).some((w) => /save/i.test(w.title)), 15,
+                "the save dialog");
+  await payload("type", { text: "/workspace/typed-by-agent.txt", clear: true, press_enter: true });
+  const saved = await waitFor(async () => {
+    const read = await raw("read_file", { path: "/workspace/typed-by-agent.txt" });
+    return read.isError ? null : read.structuredContent;
+  }, 20, "the saved file");
+  expect(saved.content === text, `read_file returns exactly the typed text (${JSON.stringify(saved.content)})`);
+  saveImage(imageOf(await call("look_at_screen", { include_accessibility: false })), "mousepad");
+
+  // --- clicks: an element ref and scaled coordinates hit the same point ----------------------
+  const snapshot = (await payload("look_at_screen", { include_image: false })).accessibility;
+  const target = snapshot.elements.find((e) => e.bounds && e.role === "menu" && e.name === "File") ??
+    snapshot.elements.find((e) => e.bounds && /push button|menu/.test(e.role));
+  expect(target !== undefined, `the snapshot has a clickable control (${target?.role} "${target?.name}")`);
+  await payload("click", { element: target.ref });
+  const byRef = await payload("cursor_position");
+  await payload("press_keys", { keys: "Escape" });
+  await call("look_at_screen", { max_edge: 1024, include_accessibility: false });
+  const cx = Math.round((target.bounds.x + target.bounds.width / 2) * 0.8);
+  const cy = Math.round((target.bounds.y + target.bounds.height / 2) * 0.8);
+  await payload("click", { x: cx, y: cy });
+  const byScaled = await payload("cursor_position");
+  await payload("press_keys", { keys: "Escape" });
+  expect(Math.abs(byRef.screen_x - byScaled.screen_x) <= 2 && Math.abs(byRef.screen_y - byScaled.screen_y) <= 2,
+         `click by ref (${byRef.screen_x},${byRef.screen_y}) and by scaled coordinates ` +
+         `(${byScaled.screen_x},${byScaled.screen_y}) hit the same point`);
+  expect(Math.abs(byScaled.x - cx) <= 1 && Math.abs(byScaled.y - cy) <= 1,
+         "cursor_position answers in the scaled screenshot's space");
+  await call("look_at_screen", { include_accessibility: false });  // back to full size
+
+  // --- windows: drag, move, maximize, minimize, restore, close -----------------------------
+  const terminal = await waitFor(async () => (await windows()).find((w) => w.title === "opened-later"),
+                                 20, "the terminal opened earlier");
+  await payload("switch_window", { window: terminal.window_id });
+  const before = (await windows()).find((w) => w.window_id === terminal.window_id);
+  await payload("drag", { from: { x: before.x + Math.round(before.width / 2), y: before.y + 12 },
+                          to: { x: before.x + Math.round(before.width / 2) + 120, y: before.y + 12 + 70 } });
+  const dragged = await waitFor(async () => {
+    const now = (await windows()).find((w) => w.window_id === terminal.window_id);
+    return now && (now.x !== before.x || now.y !== before.y) ? now : null;
+  }, 5, "the window to move").catch(() => null);
+  expect(dragged !== null && Math.abs(dragged.x - before.x - 120) <= 4 && Math.abs(dragged.y - before.y - 70) <= 4,
+         `drag by the title bar moves the window by (120, 70): (${before.x},${before.y}) -> ` +
+         `(${dragged?.x},${dragged?.y})`);
+
+  await payload("move_window", { window: terminal.window_id, x: 200, y: 150, width: 640, height: 400 });
+  const moved = (await windows()).find((w) => w.window_id === terminal.window_id);
+  expect(moved.x === 200 && moved.y === 150 && moved.width === 640 && moved.height === 400,
+         `move_window: ${JSON.stringify([moved.x, moved.y, moved.width, moved.height])}`);
+  await payload("maximize_window", { window: "opened-later" });
+  const maximized = (await windows()).find((w) => w.window_id === terminal.window_id);
+  expect(maximized.states.includes("maximized_vert") && maximized.states.includes("maximized_horz"),
+         `maximize_window: states ${JSON.stringify(maximized.states)}`);
+  await payload("minimize_window", { window: "opened-later" });
+  const minimized = (await windows()).find((w) => w.window_id === terminal.window_id);
+  expect(minimized.states.includes("hidden"), `minimize_window: states ${JSON.stringify(minimized.states)}`);
+  await payload("restore_window", { window: "opened-later" });
+  const restored = (await windows()).find((w) => w.window_id === terminal.window_id);
+  expect(!restored.states.includes("hidden") && !restored.states.includes("maximized_vert") &&
+         restored.active === true, `restore_window: states ${JSON.stringify(restored.states)}, active`);
+  const closeAnswer = await payload("close_window", { window: terminal.window_id });
+  expect(closeAnswer.window?.window_id === terminal.window_id, "close_window answers with the window");
+  await waitFor(async () => !(await windows()).some((w) => w.window_id === terminal.window_id), 10,
+                "the closed window to go");
+  expect(true, "close_window: the window is gone from list_windows");
+
+  expect((await failure("switch_window", { window: "no-such-window-zzz" })) ===
+         "Window 'no-such-window-zzz' was not found.", "an unknown selector: the original's message");
+  const ambiguous = await failure("switch_window", { window: "xfce" });
+  expect(/^Window selector is ambiguous; use one of: 0x[0-9a-f]{8}(, 0x[0-9a-f]{8})+\.$/.test(ambiguous ?? ""),
+         `an ambiguous selector: the original's message (${ambiguous})`);
+
+  // --- clipboard --------------------------------------------------------------------------
+  await payload("clipboard_write", { text: "clip: 日本 ✓" });
+  expect((await payload("clipboard_read")).text === "clip: 日本 ✓", "clipboard_write then clipboard_read");
+
+  // --- bad input: clear errors, the desktop keeps working ----------------------------------
+  const outside = await failure("click", { x: 5000, y: 10 });
+  expect(/outside the 1280x800 screen/.test(outside ?? ""), `off-screen click: ${outside}`);
+  const negative = await failure("scroll", { amount: -3 });
+  expect(/Input validation error/.test(negative ?? ""), `negative scroll amount: ${negative}`);
+  const badKey = await failure("press_keys", { keys: "ctrl+nosuchkey" });
+  expect(/Unknown key 'nosuchkey'/.test(badKey ?? ""), `unknown key: ${badKey}`);
+  const badButton = await failure("click", { x: 10, y: 10, button: "sideways" });
+  expect(badButton === "button must be left, middle, or right.", `unknown button: ${badButton}`);
+  const empty = await failure("type", { text: "" });
+  expect(/must not be empty/.test(empty ?? ""), `empty text: ${empty}`);
+  const stale = await failure("click", { element: "atspi:77/77/77" });
+  expect(stale === "Accessibility element 'atspi:77/77/77' is no longer available.", `stale ref: ${stale}`);
+  const notRef = await failure("click", { element: "button-1" });
+  expect(notRef === "Element references must start with 'atspi:'.", `not a ref: ${notRef}`);
+  const neither = await failure("click", {});
+  expect(neither === "Provide either element or both x and y coordinates.", `no target: ${neither}`);
+  const afterBad = decodePng(imageOf(await call("look_at_screen", { include_accessibility: false })).data);
+  expect(afterBad.width === 1280, "after the bad input the desktop still answers");
+
+  // --- the tools follow the desktop ------------------------------------------------------
+  const changesBefore = toolListChanges;
+  await payload("set_desktop_environment", { enabled: false });
+  expect(toolListChanges > changesBefore && resourceListChanges > 0,
+         "switching the desktop off sends tools/list_changed and resources/list_changed");
+  const withoutDesktop = (await client.listTools()).tools.map((tool) => tool.name);
+  expect(!withoutDesktop.includes("click") && !withoutDesktop.includes("look_at_screen"),
+         "tools/list has no desktop tools while the desktop is off");
+  const unknown = await failure("click", { x: 1, y: 1 });
+  expect(/Unknown tool: click/.test(unknown ?? ""), `calling a removed tool: ${unknown}`);
+  await payload("set_desktop_environment", { enabled: true });
+  const withDesktop = (await client.listTools()).tools.map((tool) => tool.name);
+  expect(withDesktop.includes("click") && toolListChanges >= changesBefore + 2,
+         "switching it on brings the tools back, with another list_changed");
+} catch (error) {
+  failures.push(`error: ${error?.stack ?? error}`);
+  console.log("FAIL", error?.stack ?? error);
+} finally {
+  try {
+    await client.callTool({ name: "computer_delete", arguments: { computer_id: computerId } });
+  } catch {}
+  await client.close().catch(() => {});
+}
+
+console.log(`${passed} passed, ${failures.length} failed`);
+if (failures.length > 0) {
+  console.log("failures:\n  " + failures.join("\n  "));
+  process.exit(1);
+}
