@@ -7,6 +7,7 @@
 
 #include "common/sha256.h"
 #include "tools/file_path.h"
+#include "tools/file_replay.h"
 #include "tools/file_script_results.h"
 #include "tools/file_scripts.h"
 #include "tools/tool_call_support.h"
@@ -113,6 +114,18 @@ Json file_output_schema(Json extra) {
   return Json{{"type", "object"}, {"properties", std::move(properties)}};
 }
 
+// Ends a successful file call once the desktop (when live) has shown the change; a replay that
+// failed is the payload's visualization_warning.
+void finish_with_replay(computers::ComputerRegistry& registry,
+                        const std::shared_ptr<mcp::ToolCall>& call, const ComputerInfo& computer,
+                        FileChange change, Json payload) {
+  replay_file_change(registry, computer, std::move(change),
+                     [call, payload = std::move(payload)](Json warning) mutable {
+                       payload["visualization_warning"] = std::move(warning);
+                       call->finish(mcp::ToolResult::from_payload(payload, false));
+                     });
+}
+
 class FileTool : public mcp::Tool {
  public:
   FileTool(Settings settings, computers::ComputerRegistry& registry, mcp::ToolDefinition definition)
@@ -152,16 +165,17 @@ class ReadFileTool final : public FileTool {
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     auto path = path_of(call);
     if (!path) return;
+    auto registry = &registry_;
     auto running = read_text(registry_, settings_, name(), *path,
-                             [settings = settings_, call, path = *path](Expected<FileText> text) {
+                             [settings = settings_, registry, call, path = *path](Expected<FileText> text) {
                                if (!text) return call->finish(error_result("read_file", text.failure().message));
                                Json payload = base_payload("read_file", *settings, text.value().computer);
                                payload["path"] = path;
                                payload["content"] = text.value().bytes;
                                payload["size_bytes"] = text.value().bytes.size();
                                payload["sha256"] = sha256_hex(text.value().bytes);
-                               payload["visualization_warning"] = nullptr;
-                               call->finish(mcp::ToolResult::from_payload(payload, false));
+                               finish_with_replay(*registry, call, text.value().computer,
+                                                  FileChange{"read", path, ""}, std::move(payload));
                              });
     cancel_with(call, running);
   }
@@ -191,9 +205,11 @@ class WriteFileTool final : public FileTool {
                                                    std::to_string(settings_->text_limit) + " bytes"));
     }
     const bool parents = call->arguments().value("create_parent_directories", true);
+    auto registry = &registry_;
     auto running = write_text(
         registry_, settings_, name(), WriteRequest{*path, content, parents, ""},
-        [settings = settings_, call, path = *path, content, parents](Expected<ComputerInfo> written) {
+        [settings = settings_, registry, call, path = *path, content,
+         parents](Expected<ComputerInfo> written) {
           if (!written) return call->finish(error_result("write_file", written.failure().message));
           Json payload = base_payload("write_file", *settings, written.value());
           payload["path"] = path;
@@ -201,8 +217,8 @@ class WriteFileTool final : public FileTool {
           payload["size_bytes"] = content.size();
           payload["sha256"] = sha256_hex(content);
           payload["created_parent_directories"] = parents;
-          payload["visualization_warning"] = nullptr;
-          call->finish(mcp::ToolResult::from_payload(payload, false));
+          finish_with_replay(*registry, call, written.value(), FileChange{"write", path, ""},
+                             std::move(payload));
         });
     cancel_with(call, running);
   }
@@ -281,7 +297,8 @@ class EditFileTool final : public FileTool {
           auto saving = write_text(
               *registry, settings, "edit_file",
               WriteRequest{path, updated, false, sha256_hex(original)},
-              [settings, call, path, updated, old_text, new_text, replacements](Expected<ComputerInfo> written) {
+              [settings, registry, call, path, updated, old_text, new_text,
+               replacements](Expected<ComputerInfo> written) {
                 if (!written) return call->finish(error_result("edit_file", written.failure().message));
                 Json payload = base_payload("edit_file", *settings, written.value());
                 payload["path"] = path;
@@ -291,8 +308,8 @@ class EditFileTool final : public FileTool {
                 payload["old_text"] = old_text;
                 payload["new_text"] = new_text;
                 payload["replacements"] = replacements;
-                payload["visualization_warning"] = nullptr;
-                call->finish(mcp::ToolResult::from_payload(payload, false));
+                finish_with_replay(*registry, call, written.value(),
+                                   FileChange{"edit", path, new_text}, std::move(payload));
               });
           cancel_with(call, saving);
         });

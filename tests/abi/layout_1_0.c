@@ -169,6 +169,11 @@ VC_LOCK_FIELD(vc_plugin_descriptor, module_shutdown, 88, 8);
 VC_LOCK_SIZE(vc_host_thread_check, 8, 8);
 VC_LOCK_FIELD(vc_host_thread_check, is_loop_thread, 0, 8);
 
+/* vc_backend_desktop_control */
+VC_LOCK_SIZE(vc_backend_desktop_control, 16, 8);
+VC_LOCK_FIELD(vc_backend_desktop_control, struct_size, 0, 4);
+VC_LOCK_FIELD(vc_backend_desktop_control, desktop_action, 8, 8);
+
 #endif /* LP64 */
 
 int main(void) { return 0; }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # desktop.sh — the desktop benchmark (docs/benchmarks.md). Not a test: it measures.
 #
-#   bash tests/benchmarks/desktop.sh [--engine docker|podman] [--runs N] [--cold-build]
+#   bash tests/benchmarks/desktop.sh [--engine docker|podman] [--runs N] [--cold-build] [--tools]
 #
+# --tools times the desktop tools' MCP round trips instead (desktop_tools_bench.mjs).
 # Builds the host and plugins in Release (build-bench/), installs the browser client from
 # tests/e2e's lock file, then measures with desktop_bench.mjs: create -> desktop visible in
 # Chromium, Xfce on and off through set_desktop_environment, memory and idle CPU of a desktop
@@ -13,11 +14,13 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${VC_BENCH_BUILD_DIR:-$root/build-bench}
 engine=docker
 cold=0
+bench=desktop_bench.mjs
 passthrough=()
 while (($#)); do
   case "$1" in
     --engine) engine=$2; passthrough+=("$1" "$2"); shift 2 ;;
     --cold-build) cold=1; shift ;;
+    --tools) bench=desktop_tools_bench.mjs; shift ;;
     *) passthrough+=("$1"); shift ;;
   esac
 done
@@ -41,7 +44,7 @@ if ! cmp -s "$work/package-lock.json" "$work/node_modules/.installed-lock" 2>/de
   (cd "$work" && npm ci --no-audit --no-fund --loglevel=error >&2)
   cp "$work/package-lock.json" "$work/node_modules/.installed-lock"
 fi
-cp "$root/tests/benchmarks/desktop_bench.mjs" "$work/"
+cp "$root/tests/benchmarks/desktop_bench.mjs" "$root/tests/benchmarks/desktop_tools_bench.mjs" "$work/"
 
 echo "## Machine"
 echo "- CPUs: $(nproc) ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), memory $(free -m | awk '/^Mem:/ {print $2 " MiB"}'), kernel $(uname -r)"
@@ -58,5 +61,5 @@ if ((cold)); then
   printf '| cold image build (computers prepare, base image cached) | %.1f s |\n' "$(echo "$end - $start" | bc)"
 fi
 cd "$work"
-exec node desktop_bench.mjs "$host" --backend "$engine" "${address[@]}" \
+exec node "$bench" "$host" --backend "$engine" "${address[@]}" \
   --image mcp-virtual-computer-desktop:bookworm --lifecycle-tools "${passthrough[@]}"

@@ -250,6 +250,15 @@ std::shared_ptr<PendingOp> BackendDriver::start(const std::string& name, const J
                         reinterpret_cast<const uint8_t*>(stdin_data.data()), stdin_data.size(),
                         op->op());
     }
+  } else if (name == "desktop_action") {
+    // The desktop-control extension's op (ext/vc_backend_desktop_control.h).
+    const auto* control = ops.get_extension == nullptr
+                              ? nullptr
+                              : static_cast<const vc_backend_desktop_control*>(
+                                    ops.get_extension(backend_, VC_EXT_BACKEND_DESKTOP_CONTROL));
+    status = control == nullptr || control->desktop_action == nullptr
+                 ? VC_E_UNSUPPORTED
+                 : control->desktop_action(backend_, text.data(), text.size(), op->op());
   } else {
     const vc_async_op_fn fn = async_op(ops, name);
     status = fn == nullptr ? VC_E_UNSUPPORTED : fn(backend_, text.data(), text.size(), op->op());

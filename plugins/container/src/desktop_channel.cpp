@@ -258,7 +258,19 @@ void DesktopChannel::on_reply(const nlohmann::json& reply) {
 void DesktopChannel::on_stream_end(engine::Result<void> end) {
   stream_.reset();
   if (state_ == State::kStarting) {
-    return reset(start_failure(early_output_), /*kill_agent=*/false);
+    // The engine says why in the stream (Docker), in its refusal of the start, or only through
+    // the exit code (127 no such file, 126 not executable, 255 no such user).
+    // Podman refuses the start itself (HTTP 500 "unable to find user ...").
+    if (!end.ok()) early_output_ += end.error().message;
+    std::weak_ptr<DesktopChannel> weak = weak_from_this();
+    auto scope = scope_;
+    return inspect_exec(ctx_, scope_, exec_id_, 5, [weak, scope](Expected<ExecState> state) {
+      auto self = weak.lock();
+      if (!self || scope != self->scope_) return;
+      const std::optional<std::int64_t> code =
+          state.ok() ? state.value().exit_code : std::optional<std::int64_t>();
+      self->reset(self->start_failure(self->early_output_, code), /*kill_agent=*/false);
+    });
   }
   std::string why = end.ok() ? "its output ended" : end.error().message;
   reset(OpFailure{VC_E_UNAVAILABLE,
@@ -269,8 +281,10 @@ void DesktopChannel::on_stream_end(engine::Result<void> end) {
         /*kill_agent=*/false);
 }
 
-OpFailure DesktopChannel::start_failure(const std::string& engine_text) const {
-  if (mentions(engine_text, "no such file") || mentions(engine_text, "not found") ||
+OpFailure DesktopChannel::start_failure(const std::string& engine_text,
+                                        std::optional<std::int64_t> exit_code) const {
+  const bool cannot_run = exit_code == 126 || exit_code == 127 || exit_code == 255;
+  if (cannot_run || mentions(engine_text, "no such file") || mentions(engine_text, "not found") ||
       mentions(engine_text, "unable to find user") || mentions(engine_text, "no matching entries")) {
     return OpFailure{VC_E_UNSUPPORTED,
                      "Computer " + computer_id_ +

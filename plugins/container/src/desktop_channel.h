@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,7 +86,8 @@ class DesktopChannel : public std::enable_shared_from_this<DesktopChannel> {
   void write_pending();
   void fail_all(const OpFailure& why);
   void reset(const OpFailure& why, bool kill_agent);
-  OpFailure start_failure(const std::string& engine_text) const;
+  OpFailure start_failure(const std::string& engine_text,
+                          std::optional<std::int64_t> exit_code) const;
 
   BackendContext& ctx_;
   const std::string computer_id_;
