@@ -12,6 +12,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "plugins/versioned_struct.h"
+
 namespace vc::plugins {
 
 namespace {
@@ -149,7 +151,7 @@ std::optional<std::string> default_type_mismatch(vc_option_type type,
 
 vc_option_decl normalise_option(const vc_option_decl* raw) {
   vc_option_decl decl{};
-  std::memcpy(&decl, raw, std::min<size_t>(raw->struct_size, sizeof decl));
+  copy_versioned(&decl, raw);
   return decl;
 }
 
@@ -226,8 +228,7 @@ PluginInfo copy_info(const vc_plugin_descriptor& d, const std::filesystem::path&
 Expected<CheckedDescriptor> check_descriptor(const vc_plugin_descriptor* raw,
                                              const std::filesystem::path& path) {
   CheckedDescriptor checked;
-  std::memcpy(&checked.descriptor, raw,
-              std::min<size_t>(raw->struct_size, sizeof checked.descriptor));
+  copy_versioned(&checked.descriptor, raw, offsetof(vc_plugin_descriptor, id));
   const vc_plugin_descriptor& d = checked.descriptor;
   if (auto refusal = check_versions(d)) return *refusal;
   if (auto refusal = check_identity(d)) return *refusal;

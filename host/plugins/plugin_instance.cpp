@@ -6,6 +6,7 @@
 #include <string>
 
 #include "plugins/retain_forever.h"
+#include "plugins/versioned_struct.h"
 #include "plugins/status_text.h"
 
 namespace vc::plugins {
@@ -42,8 +43,7 @@ void read_desktop_control(PluginInstance& instance) {
   constexpr size_t kMinSize = offsetof(vc_backend_desktop_control, desktop_action) +
                               sizeof(vc_async_op_fn);
   if (table->struct_size < kMinSize) return;
-  std::memcpy(&instance.desktop_control, table,
-              std::min<size_t>(table->struct_size, sizeof instance.desktop_control));
+  copy_versioned(&instance.desktop_control, table);
 }
 
 }  // namespace
@@ -93,7 +93,7 @@ Expected<PluginInstance> create_plugin_instance(const PluginModule& module,
   }
   PluginInstance instance;
   instance.backend = backend;
-  std::memcpy(&instance.ops, raw_ops, std::min<size_t>(raw_ops->struct_size, sizeof instance.ops));
+  copy_versioned(&instance.ops, raw_ops);
   if (instance.ops.destroy == nullptr) {
     return unusable_instance(plugin, backend, "its operations table has no destroy function");
   }

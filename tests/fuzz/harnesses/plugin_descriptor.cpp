@@ -58,7 +58,8 @@ class Bytes {
   }
   // A length byte, then that many bytes (NULs included).
   std::string text() {
-    const size_t length = std::min<size_t>(byte(), rest_.size());
+    const size_t wanted = byte();  // before rest_.size(): argument order is unspecified
+    const size_t length = std::min<size_t>(wanted, rest_.size());
     std::string value(rest_.substr(0, length));
     rest_.remove_prefix(length);
     return value;
