@@ -208,7 +208,12 @@ try {
   await payload("press_keys", { keys: "ctrl+s" });
   await waitFor(async () => (await windows()).some((w) => /save/i.test(w.title)), 15,
                 "the save dialog");
-  await payload("type", { text: "/workspace/typed-by-agent.txt", clear: true, press_enter: true });
+  // The file chooser completes a typed path as it goes: let it settle before Return.
+  await payload("type", { text: "/workspace/typed-by-agent.txt", clear: true });
+  await payload("wait_for_screen", { until: "stable", stable_ms: 500, timeout_ms: 5000 });
+  await payload("press_keys", { keys: "Return" });
+  await payload("wait_for_screen", { until: "stable", stable_ms: 300, timeout_ms: 5000 });
+  saveImage(imageOf(await call("look_at_screen", { include_accessibility: false })), "saved");
   const saved = await waitFor(async () => {
     const read = await raw("read_file", { path: "/workspace/typed-by-agent.txt" });
     return read.isError ? null : read.structuredContent;
@@ -254,8 +259,10 @@ try {
 
   await payload("move_window", { window: terminal.window_id, x: 200, y: 150, width: 640, height: 400 });
   const moved = (await windows()).find((w) => w.window_id === terminal.window_id);
-  expect(moved.x === 200 && moved.y === 150 && moved.width === 640 && moved.height === 400,
-         `move_window: ${JSON.stringify([moved.x, moved.y, moved.width, moved.height])}`);
+  // A terminal sizes itself in whole character cells: the window manager rounds to them.
+  expect(moved.x === 200 && moved.y === 150 && Math.abs(moved.width - 640) < 20 &&
+         Math.abs(moved.height - 400) < 30,
+         `move_window to (200,150) 640x400: ${JSON.stringify([moved.x, moved.y, moved.width, moved.height])}`);
   await payload("maximize_window", { window: "opened-later" });
   const maximized = (await windows()).find((w) => w.window_id === terminal.window_id);
   expect(maximized.states.includes("maximized_vert") && maximized.states.includes("maximized_horz"),
@@ -303,6 +310,27 @@ try {
   const afterBad = decodePng(imageOf(await call("look_at_screen", { include_accessibility: false })).data);
   expect(afterBad.width === 1280, "after the bad input the desktop still answers");
 
+  // --- terminal_execute: the same results with the desktop live and off -------------------
+  const execCases = [
+    { command: "printf 'out\\n'; printf 'err\\n' >&2; exit 3" },
+    { command: "cat; echo", stdin: "from stdin ✓" },
+    { args: ["/bin/sh", "-c", "echo argv $0", "zero"] },
+    { command: "sleep 30; echo never", timeout: 1 },
+    { command: "head -c 3000000 /dev/zero | tr '\\0' x" },  // over the 2 MiB output limit
+    { command: "pwd", working_directory: "/tmp" },
+  ];
+  const comparable = (answer) => {
+    const { exec_duration_ms, desktop_url, desktop_environment, ...rest } = answer.structuredContent ?? {};
+    return JSON.stringify({ isError: answer.isError ?? false, ...rest });
+  };
+  const liveResults = [];
+  for (const each of execCases) liveResults.push(comparable(await raw("terminal_execute", each)));
+  const leftOver = await payload("terminal_execute", { command: "pgrep -x sleep || true" });
+  expect(leftOver.stdout === "", `the timed-out command left nothing running (${JSON.stringify(leftOver.stdout)})`);
+  saveImage(imageOf(await call("look_at_screen", { include_accessibility: false })), "visible-terminal");
+  const shownText = JSON.stringify(await payload("look_at_screen", { include_image: false }));
+  expect(shownText.includes("MCP Terminal"), "the commands are shown in the MCP Terminal window");
+
   // --- the tools follow the desktop ------------------------------------------------------
   const changesBefore = toolListChanges;
   await payload("set_desktop_environment", { enabled: false });
@@ -313,6 +341,13 @@ try {
          "tools/list has no desktop tools while the desktop is off");
   const unknown = await failure("click", { x: 1, y: 1 });
   expect(/Unknown tool: click/.test(unknown ?? ""), `calling a removed tool: ${unknown}`);
+  const headlessResults = [];
+  for (const each of execCases) headlessResults.push(comparable(await raw("terminal_execute", each)));
+  execCases.forEach((each, i) => {
+    expect(liveResults[i] === headlessResults[i],
+           `terminal_execute ${JSON.stringify(each)} gives the same result live and headless: ` +
+           `${liveResults[i]}${liveResults[i] === headlessResults[i] ? "" : " vs " + headlessResults[i]}`);
+  });
   await payload("set_desktop_environment", { enabled: true });
   const withDesktop = (await client.listTools()).tools.map((tool) => tool.name);
   expect(withDesktop.includes("click") && toolListChanges >= changesBefore + 2,
