@@ -49,7 +49,7 @@ cp "$root/tests/benchmarks/desktop_bench.mjs" "$root/tests/benchmarks/desktop_to
 echo "## Machine"
 echo "- CPUs: $(nproc) ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), memory $(free -m | awk '/^Mem:/ {print $2 " MiB"}'), kernel $(uname -r)"
 echo "- engine: $engine; load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "- command: bash tests/benchmarks/desktop.sh ${passthrough[*]} $( ((cold)) && echo --cold-build)"
+echo "- command: bash tests/benchmarks/desktop.sh ${passthrough[*]} $( ((cold)) && echo --cold-build) $([[ $bench == desktop_tools_bench.mjs ]] && echo --tools)"
 echo
 if ((cold)); then
   cli=$engine

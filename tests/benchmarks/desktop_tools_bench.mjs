@@ -68,7 +68,8 @@ try {
   await call("look_at_screen", { include_accessibility: false });  // back to full-size coordinates
   await time("look_at_screen, accessibility snapshot only", "look_at_screen", { include_image: false }, "300");
   await time("click (left, once)", "click", { x: 640, y: 500 }, "100");
-  await time("type, 100 characters", "type", { text: "abcdefghij".repeat(10), delay_ms: 0 }, "500");
+  await time("type, 100 characters (default delay_ms 2)", "type", { text: "abcdefghij".repeat(10) }, "500");
+  await time("type, 20 CJK and accented characters", "type", { text: "日本語のテキスト、ありがとう。Grüße" }, "–");
   await time("press_keys ctrl+a", "press_keys", { keys: "ctrl+a" }, "–");
   await time("list_windows", "list_windows", {}, "–");
   await time("cursor_position", "cursor_position", {}, "–");
