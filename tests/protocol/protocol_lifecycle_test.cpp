@@ -18,7 +18,9 @@ TEST(ProtocolLifecycle, InitializeEchoesEverySupportedVersion) {
     EXPECT_EQ(result["protocolVersion"], version);
     EXPECT_EQ(result["serverInfo"]["name"], "MCP Virtual Computer");
     EXPECT_TRUE(result["serverInfo"]["version"].is_string());
-    EXPECT_EQ(result["capabilities"]["tools"]["listChanged"], false);
+    // The desktop tools come and go with the desktop: the lists can change.
+    EXPECT_EQ(result["capabilities"]["tools"]["listChanged"], true);
+    EXPECT_EQ(result["capabilities"]["resources"]["listChanged"], true);
     EXPECT_TRUE(result["capabilities"]["logging"].is_object());
     EXPECT_FALSE(result.contains("instructions"));
   }

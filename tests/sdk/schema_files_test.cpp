@@ -22,6 +22,7 @@ const char* const kOperations[] = {
     "remove",            "factory_reset",           "set_network_access",
     "get_desktop_environment", "set_desktop_environment", "exec",
     "wait_for_death",    "tool_instructions",
+    "desktop_action",  // the desktop-control extension's op
 };
 
 const char* const kSharedDocuments[] = {"computer_info.json", "progress_event.json",
