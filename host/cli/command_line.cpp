@@ -43,6 +43,7 @@ struct HostOptionValues {
   std::string log_level = ServerConfig().log_level;
   std::string log_file;
   std::string state_dir;
+  std::string app_file;
 };
 
 // The options whose presence (not only value) matters after parsing.
@@ -175,6 +176,12 @@ HostOptions add_host_options(CLI::App& app, HostOptionValues& v, ComputersComman
                      "Directory for state kept between runs; each plugin gets <dir>/<plugin id>")
           ->default_str(default_state_dir().string())->group(backend);
 
+  app.add_option("--app-file", v.app_file,
+                 "The MCP App's HTML file (ui://virtual-computer/computer.html and "
+                 "/dashboard.html); default: ../share/mcp-virtual-computer/computer.html beside "
+                 "the executable")
+      ->group("Core options");
+
   const std::string logging = "Logging";
   app.add_option("--log-level", v.log_level, "Log level of the server's own log (stderr)")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
@@ -266,6 +273,7 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
   config.backend_options = plugin_options.values();
   config.log_level = v.log_level;
   if (handles.log_file->count() > 0) config.log_file = v.log_file;
+  config.app_file = v.app_file;
   config.state_dir = handles.state_dir->count() > 0 ? std::filesystem::path(v.state_dir)
                                                     : default_state_dir();
 

@@ -38,6 +38,9 @@ struct ServerConfig {
   std::vector<std::filesystem::path> plugin_dirs;
   Json backend_options = Json::object();  // {"<option>": value} as declared
 
+  // --app-file: the MCP App's HTML (tools/app_bundle.h); default beside the executable.
+  std::filesystem::path app_file;
+
   std::string log_level = "info";
   std::optional<std::filesystem::path> log_file;
 

@@ -79,6 +79,7 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
   }
 
   bool dead() const { return death_message_.has_value(); }
+  const std::optional<std::string>& death_message() const { return death_message_; }
 
   // The engine could not be reached (a command lost it, or the death watch gave up or saw the
   // engine's own shutdown stop the computer): not a death. The computer is forgotten, so the
@@ -112,10 +113,16 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     if (outcome.ok() && outcome.value()) {
       computer_ = *outcome.value();
       observe();
-    } else {
+    } else if (outcome.ok() || !refused_untouched(outcome.failure())) {
       computer_.reset();
     }
     if (computer_ && maintenance_depth_ == 0 && !acquisition_) start_death_watch();
+  }
+
+  // A refusal the backend gives before touching the computer (a desktop switch on a headless
+  // image, a request it cannot serve): the computer is as it was, so the registry keeps it.
+  static bool refused_untouched(const Failure& failure) {
+    return failure.status == VC_E_UNSUPPORTED || failure.status == VC_E_INVALID_ARGUMENT;
   }
 
   void set_computer_observer(std::function<void(const ComputerInfo&)> observer) {
@@ -347,6 +354,10 @@ CancelHandle ComputerRegistry::execute(ExecRequest request, ProgressFn progress,
 }
 
 std::optional<ComputerInfo> ComputerRegistry::current() const { return state_->computer(); }
+
+std::optional<std::string> ComputerRegistry::death_message() const {
+  return state_->death_message();
+}
 
 std::optional<std::string> ComputerRegistry::engine_failure() const {
   return state_->engine_failure();

@@ -68,6 +68,10 @@ class ComputerRegistry {
   // the next call attaches to it afresh.
   std::optional<std::string> engine_failure() const;
 
+  // [loop-thread] Why the computer is dead ("Sandbox … died …"), once it stopped unexpectedly;
+  // nullopt while it lives or after a restart or reset brought it back.
+  std::optional<std::string> death_message() const;
+
   // [loop-thread] While the computer is being acquired: the latest progress event (an image
   // build's step, "Creating the computer"); nullopt when no acquisition runs.
   std::optional<ProgressEvent> setup_progress() const;
@@ -80,7 +84,9 @@ class ComputerRegistry {
   // [loop-thread] The operation begun above finished. `outcome` is the computer as it is now,
   // nullopt when it no longer exists, or the operation's failure. A reported computer is used
   // from now on (one that had died is alive again); after a removal or a failure the next call
-  // attaches to or creates the computer afresh. A command that the operation interrupted fails
+  // attaches to or creates the computer afresh — except after a refusal the backend gives before
+  // touching anything (VC_E_UNSUPPORTED, VC_E_INVALID_ARGUMENT), which keeps the computer in
+  // use. A command that the operation interrupted fails
   // with "...was restarted, reset or deleted while the command ran" instead of a death.
   void end_maintenance(const Expected<std::optional<ComputerInfo>>& outcome);
 

@@ -183,6 +183,7 @@ void Session::initialize(const Json& id, const Json& params) {
         {"completions", Json::object()}}},
       {"serverInfo", {{"name", options_.server_name}, {"version", options_.server_version}}},
   };
+  if (options_.extensions.is_object()) result["capabilities"]["extensions"] = options_.extensions;
   if (options_.instructions) result["instructions"] = *options_.instructions;
   reply(id, std::move(result));
 }

@@ -59,10 +59,12 @@ struct SessionOptions {
   // `tools`, always. Borrowed: must outlive the session.
   CatalogChanges* changes = nullptr;
   // Told of every tools/call request (after its arguments were validated) and of its result;
-  // for the HTTP transport's activity feed. May be empty.
+  // for the activity feed (activity_feed.h). May be empty.
   std::function<void(const std::string& tool, const Json& arguments)> on_tool_request;
   std::function<void(const std::string& tool, const Json& arguments, const Json& result)>
       on_tool_result;
+  // capabilities.extensions of the initialize result (e.g. the MCP Apps extension); null: none.
+  Json extensions;
 };
 
 // [loop-thread] for every member.

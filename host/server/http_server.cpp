@@ -9,6 +9,7 @@
 
 #include "cli/command_line.h"
 #include "server/server_parts.h"
+#include "tools/app_bundle.h"
 #include "tools/tool_catalog.h"
 
 namespace vc::server {
@@ -44,6 +45,7 @@ HttpServer::~HttpServer() {
   endpoint_.reset();  // its sessions' calls reference the tools
   tools_.clear();
   catalog_.reset();
+  activity_.reset();
   lifecycle_.reset();
   registry_.reset();
   backend_.reset();
@@ -70,6 +72,8 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
       {&config_, registry_.get(), lifecycle_.get(), description.value()});
   catalog_ = add_conformance_fixtures(loop_, config_, tools_);
   desktop_tool_set_ = add_desktop_parts(config_, *registry_, tools_, catalog_);
+  activity_ = std::make_unique<mcp::ActivityFeed>(loop_);
+  add_app_parts(config_, *activity_, tools_, catalog_);
   registry_->set_death_handler([](const std::string& message) { spdlog::error("{}", message); });
 
   transport::McpHttpSettings settings;
@@ -78,20 +82,15 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
   settings.auth_token = config_.auth_token;
   settings.session_timeout_ms = static_cast<uint64_t>(config_.session_timeout_s) * 1000;
   settings.limits.max_body_bytes = static_cast<size_t>(config_.max_request_bytes);
+  settings.activity = activity_.get();
+  settings.dashboard_page = [file = app_file_of(config_)] { return tools::read_app_file(file); };
   auto endpoint = transport::McpHttpEndpoint::start(
       loop_, settings,
       [this](mcp::Session::SendFn send) {
-        // Sessions only start once the endpoint serves, so endpoint_ is set by then.
-        mcp::SessionOptions options = session_options(catalog_.get(), desktop_tool_set_.get());
-        transport::ActivityFeed* feed = endpoint_ ? &endpoint_->activity() : nullptr;
-        options.on_tool_request = [feed](const std::string& tool, const Json& arguments) {
-          if (feed) feed->record_request(tool, arguments);
-        };
-        options.on_tool_result = [feed](const std::string& tool, const Json& arguments,
-                                        const Json& result) {
-          if (feed) feed->record_result(tool, arguments, result);
-        };
-        return std::make_unique<mcp::Session>(borrowed(tools_), options, std::move(send));
+        return std::make_unique<mcp::Session>(
+            borrowed(tools_),
+            session_options(catalog_.get(), desktop_tool_set_.get(), activity_.get()),
+            std::move(send));
       },
       [this] { return service_info(); });
   if (!endpoint) return fail_startup(endpoint.failure().message);
@@ -114,7 +113,9 @@ Json HttpServer::service_info() const {
               {"computer_id", config_.computer_id},
               {"desktop_environment", config_.desktop_environment},
               {"network_access", config_.network_access},
-              {"backend", backend_ ? backend_->info().name : ""}};
+              {"backend", backend_ ? backend_->info().name : ""},
+              {"app_resource", "ui://virtual-computer/computer.html"},
+              {"dashboard", "/dashboard.html"}};
 }
 
 int HttpServer::fail_startup(const std::string& message) {

@@ -5,9 +5,13 @@
 
 #include "cli/state_directory.h"
 #include "server/tool_instructions.h"
+#include "tools/app_bundle.h"
+#include "tools/app_resource.h"
+#include "tools/app_view_link.h"
 #include "tools/conformance_fixtures.h"
 #include "tools/desktop_resources.h"
 #include "tools/desktop_tools.h"
+#include "tools/read_activity_tool.h"
 #include "tools/tool_description.h"
 
 namespace vc::server {
@@ -58,12 +62,34 @@ std::unique_ptr<computers::ComputerLifecycle> make_lifecycle(
 }
 
 mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog,
-                                    mcp::CatalogChanges* changes) {
+                                    mcp::CatalogChanges* changes, mcp::ActivityFeed* activity) {
   mcp::SessionOptions options;
   options.server_version = VC_HOST_VERSION;
   options.catalog = catalog;
   options.changes = changes;
+  options.extensions = Json{{"io.modelcontextprotocol/ui", Json::object()}};
+  if (activity != nullptr) {
+    options.on_tool_request = [activity](const std::string& tool, const Json& arguments) {
+      activity->record_request(tool, arguments);
+    };
+    options.on_tool_result = [activity](const std::string& tool, const Json& arguments,
+                                        const Json& result) {
+      activity->record_result(tool, arguments, result);
+    };
+  }
   return options;
+}
+
+std::filesystem::path app_file_of(const cli::ServerConfig& config) {
+  return config.app_file.empty() ? tools::default_app_file() : config.app_file;
+}
+
+void add_app_parts(const cli::ServerConfig& config, mcp::ActivityFeed& activity,
+                   std::vector<std::unique_ptr<mcp::Tool>>& tools,
+                   std::unique_ptr<mcp::ContentCatalog>& catalog) {
+  for (auto& tool : tools) tool = tools::link_to_app(std::move(tool));
+  tools.push_back(tools::make_read_activity_tool(activity));
+  catalog = tools::make_app_resource_catalog(app_file_of(config), std::move(catalog));
 }
 
 std::unique_ptr<tools::DesktopToolSet> add_desktop_parts(

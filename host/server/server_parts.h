@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "common/failure.h"
 #include "computers/computer_lifecycle.h"
 #include "computers/computer_registry.h"
+#include "mcp/activity_feed.h"
 #include "mcp/content_catalog.h"
 #include "mcp/session.h"
 #include "mcp/tool.h"
@@ -47,9 +49,21 @@ std::unique_ptr<computers::ComputerLifecycle> make_lifecycle(
     std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config,
     computers::ComputerRegistry* registry);
 
-// The session options every transport uses; `catalog` may be null.
+// The session options every transport uses; `catalog`, `changes` and `activity` (told of every
+// tool call) may be null.
 mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog = nullptr,
-                                    mcp::CatalogChanges* changes = nullptr);
+                                    mcp::CatalogChanges* changes = nullptr,
+                                    mcp::ActivityFeed* activity = nullptr);
+
+// The MCP App (docs/app.md): links the tools it shows to it (their `_meta`), appends the
+// App-only `read_activity` tool reading `activity` (which must outlive the tools), and wraps
+// `catalog` with the App's resource, read from config.app_file.
+// config.app_file, or the App installed beside the executable when none was given.
+std::filesystem::path app_file_of(const cli::ServerConfig& config);
+
+void add_app_parts(const cli::ServerConfig& config, mcp::ActivityFeed& activity,
+                   std::vector<std::unique_ptr<mcp::Tool>>& tools,
+                   std::unique_ptr<mcp::ContentCatalog>& catalog);
 
 // The desktop tools (appended to `tools`) and the screen resources (wrapping `catalog`),
 // which exist while the computer's desktop is live; the returned set follows the registry's

@@ -47,6 +47,8 @@ StdioServer::~StdioServer() {
   // registry the backend.
   session_.reset();
   tools_.clear();
+  catalog_.reset();
+  activity_.reset();
   lifecycle_.reset();
   registry_.reset();
   backend_.reset();
@@ -83,8 +85,10 @@ bool StdioServer::start_protocol(const std::string& tool_description) {
   tools_ = tools::make_tool_catalog({&config_, registry_.get(), lifecycle_.get(), tool_description});
   catalog_ = add_conformance_fixtures(loop_, config_, tools_);
   desktop_tool_set_ = add_desktop_parts(config_, *registry_, tools_, catalog_);
+  activity_ = std::make_unique<mcp::ActivityFeed>(loop_);
+  add_app_parts(config_, *activity_, tools_, catalog_);
   session_ = std::make_unique<mcp::Session>(
-      borrowed(tools_), session_options(catalog_.get(), desktop_tool_set_.get()), [this](const Json& message, const Json& /*related_request*/) {
+      borrowed(tools_), session_options(catalog_.get(), desktop_tool_set_.get(), activity_.get()), [this](const Json& message, const Json& /*related_request*/) {
         if (transport_) transport_->send_line(mcp::jsonrpc::serialize(message));
       });
 

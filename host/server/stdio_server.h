@@ -19,6 +19,7 @@
 #include "cli/server_config.h"
 #include "computers/computer_lifecycle.h"
 #include "computers/computer_registry.h"
+#include "mcp/activity_feed.h"
 #include "mcp/session.h"
 #include "mcp/tool.h"
 #include "plugins/backend.h"
@@ -54,6 +55,7 @@ class StdioServer {
   std::shared_ptr<plugins::Backend> backend_;
   std::unique_ptr<computers::ComputerRegistry> registry_;
   std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
+  std::unique_ptr<mcp::ActivityFeed> activity_;  // outlives tools and sessions
   std::unique_ptr<tools::DesktopToolSet> desktop_tool_set_;  // outlives tools and sessions
   std::vector<std::unique_ptr<mcp::Tool>> tools_;
   std::unique_ptr<mcp::ContentCatalog> catalog_;

@@ -46,12 +46,24 @@ Json desktop_url_of(const std::optional<ComputerInfo>& computer) {
   return computer && computer->desktop_url ? Json(*computer->desktop_url) : Json();
 }
 
+// What the computer is doing, for a watcher (the App): "not_started" (no computer in use yet,
+// or forgotten after its engine went away), "starting" (being prepared), "running", or
+// "died" (it stopped unexpectedly; computer_error says how).
+const char* computer_state(const std::optional<ComputerInfo>& computer,
+                           const std::optional<computers::ProgressEvent>& setup,
+                           const std::optional<std::string>& death) {
+  if (death) return "died";
+  if (computer) return "running";
+  return setup ? "starting" : "not_started";
+}
+
 // {operation, computer_id, computer_attached, desktop_environment, network_access,
-// desktop_url, workspace_directory, runtime_*}: live values when `computer` is known, else the
-// configured ones.
+// desktop_url, workspace_directory, runtime_*, computer_state, computer_error}: live values
+// when `computer` is known, else the configured ones.
 Json status_payload(const cli::ServerConfig& config, const std::optional<ComputerInfo>& computer,
                     const std::optional<computers::ProgressEvent>& setup = std::nullopt,
-                    const std::optional<std::string>& engine_failure = std::nullopt) {
+                    const std::optional<std::string>& engine_failure = std::nullopt,
+                    const std::optional<std::string>& death = std::nullopt) {
   Json payload{{"operation", "idle"},
                {"computer_id", config.computer_id},
                {"computer_attached", computer.has_value()},
@@ -61,6 +73,8 @@ Json status_payload(const cli::ServerConfig& config, const std::optional<Compute
                {"desktop_url", desktop_url_of(computer)},
                {"workspace_directory", config.workspace_directory}};
   add_runtime_fields(payload, setup, engine_failure);
+  payload["computer_state"] = computer_state(computer, setup, death);
+  payload["computer_error"] = death ? Json(*death) : Json();
   return payload;
 }
 
@@ -84,6 +98,8 @@ Json status_output_schema() {
         {"download_total_bytes",
          typed(Json::array({"integer", "null"}), "Bytes to download in all.")},
         {"runtime_error", typed(Json::array({"string", "null"}), "Why preparation failed.")},
+        {"computer_state", typed("string", "not_started, starting, running or died.")},
+        {"computer_error", typed(Json::array({"string", "null"}), "Why the computer died, once it did.")},
         {"error", typed("string", "Present only when the call failed; says why.")}}}};
 }
 
@@ -133,7 +149,7 @@ class RuntimeStatusTool final : public mcp::Tool {
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     call->finish(mcp::ToolResult::from_payload(
         status_payload(config_, registry_.current(), registry_.setup_progress(),
-                       registry_.engine_failure()),
+                       registry_.engine_failure(), registry_.death_message()),
         false));
   }
 

@@ -11,6 +11,8 @@
 #include "mcp/jsonrpc.h"
 #include "transport/http_security.h"
 
+#include <vc-backend-1/vc_status.h>
+
 namespace vc::transport {
 namespace {
 
@@ -138,6 +140,10 @@ void McpHttpEndpoint::handle(const Connection& connection, HttpRequest request) 
     connection->respond(HttpResponse::json(200, R"({"status":"ok"})"));
     return;
   }
+  if (request.path == "/dashboard.html" && request.method == "GET") {
+    if (passes_security(connection, request, false)) serve_dashboard(connection);
+    return;
+  }
   if (!passes_security(connection, request)) return;
   if (request.path == kMcpPath) {
     if (request.method == "POST") return handle_post(connection, request);
@@ -156,14 +162,44 @@ void McpHttpEndpoint::handle(const Connection& connection, HttpRequest request) 
   }
   if (request.path == "/activity") {
     const int64_t after = parse_after(request.query_parameter("after"));
-    connection->respond(HttpResponse::json(200, activity_.since(after).dump())
+    const Json feed = settings_.activity ? settings_.activity->since(after)
+                                         : Json{{"revision", 0}, {"events", Json::array()}};
+    connection->respond(HttpResponse::json(200, feed.dump())
                             .with_header("Cache-Control", "no-store"));
     return;
   }
   connection->respond(plain_error(404, "not found"));
 }
 
-bool McpHttpEndpoint::passes_security(const Connection& connection, const HttpRequest& request) {
+// The page's own policy: everything it needs is inline; it talks to this server and to the
+// desktop's bridge on loopback; no other page may frame it (it is a control panel).
+constexpr const char* kDashboardPolicy =
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "img-src data: blob:; media-src blob:; font-src data:; "
+    "connect-src 'self' ws://127.0.0.1:* ws://localhost:*; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+void McpHttpEndpoint::serve_dashboard(const Connection& connection) {
+  auto page = settings_.dashboard_page ? settings_.dashboard_page()
+                                       : Expected<std::string>(Failure{VC_E_UNSUPPORTED,
+                                             "this server has no dashboard page"});
+  if (!page) {
+    connection->respond(plain_error(404, page.failure().message));
+    return;
+  }
+  HttpResponse response;
+  response.status = 200;
+  response.body = std::move(page).value();
+  response.with_header("Content-Type", "text/html; charset=utf-8")
+      .with_header("Content-Security-Policy", kDashboardPolicy)
+      .with_header("Referrer-Policy", "no-referrer")
+      .with_header("X-Content-Type-Options", "nosniff")
+      .with_header("Cache-Control", "no-store");
+  connection->respond(std::move(response));
+}
+
+bool McpHttpEndpoint::passes_security(const Connection& connection, const HttpRequest& request,
+                                      bool require_token) {
   if (loopback_) {
     const auto host = request.header("host");
     if (!host || !host_header_allowed(*host)) {
@@ -175,7 +211,7 @@ bool McpHttpEndpoint::passes_security(const Connection& connection, const HttpRe
       return false;
     }
   }
-  if (settings_.auth_token &&
+  if (require_token && settings_.auth_token &&
       !bearer_matches(request.header("authorization"), *settings_.auth_token)) {
     connection->respond(
         plain_error(401, "unauthorized").with_header("WWW-Authenticate", "Bearer"));

@@ -9,9 +9,12 @@
 //   DELETE /mcp       ends the session; its id then gets 404.
 //   GET    /healthz   {"status":"ok"}, always open.
 //   GET    /          service information.
-//   GET    /activity  the activity feed (http_activity_feed.h), Cache-Control: no-store.
+//   GET    /activity  the activity feed (mcp/activity_feed.h), Cache-Control: no-store.
+//   GET    /dashboard.html  the MCP App as a page of its own (docs/app.md): open without the
+//                     token (the page holds no secret; it asks for the token and sends it to
+//                     /mcp itself), with a Content-Security-Policy; 404 when not installed.
 //
-// Checks, in order, on every route but /healthz: on a loopback bind the Host header must name
+// Checks, in order, on every route but /healthz (and /dashboard.html, which skips the token): on a loopback bind the Host header must name
 // a loopback host (421) and an Origin, when present, a loopback origin (403); when a token is
 // configured, Authorization must carry it (401, WWW-Authenticate: Bearer). On /mcp: Accept
 // (406), Content-Type (415), the session id (400 missing, 404 unknown or ended),
@@ -37,7 +40,7 @@
 #include "common/failure.h"
 #include "common/json.h"
 #include "mcp/session.h"
-#include "transport/http_activity_feed.h"
+#include "mcp/activity_feed.h"
 #include "transport/http_listener.h"
 
 namespace vc::transport {
@@ -50,6 +53,11 @@ struct McpHttpSettings {
   // More sessions than this get 503 at initialize: each costs a few KiB until it times out.
   size_t max_sessions = 4096;
   ConnectionLimits limits;
+  // The feed GET /activity serves (outlives the endpoint); null serves an empty feed.
+  const mcp::ActivityFeed* activity = nullptr;
+  // The HTML of GET /dashboard.html, read on each request; a Failure (not installed) is a 404
+  // with its message. Unset: 404.
+  std::function<Expected<std::string>()> dashboard_page;
 };
 
 class McpHttpEndpoint {
@@ -72,7 +80,6 @@ class McpHttpEndpoint {
 
   uint16_t port() const { return listener_->port(); }
   size_t session_count() const { return sessions_.size(); }
-  ActivityFeed& activity() { return activity_; }
 
  private:
   struct HttpSession;
@@ -82,7 +89,10 @@ class McpHttpEndpoint {
                   ServiceInfo service_info);
 
   void handle(const Connection& connection, HttpRequest request);
-  bool passes_security(const Connection& connection, const HttpRequest& request);
+  // `require_token`: whether the bearer token (when configured) is checked too.
+  bool passes_security(const Connection& connection, const HttpRequest& request,
+                       bool require_token = true);
+  void serve_dashboard(const Connection& connection);
   void handle_post(const Connection& connection, const HttpRequest& request);
   void handle_get_stream(const Connection& connection, const HttpRequest& request);
   void handle_delete(const Connection& connection, const HttpRequest& request);
@@ -101,7 +111,6 @@ class McpHttpEndpoint {
   bool loopback_;
   SessionFactory make_session_;
   ServiceInfo service_info_;
-  ActivityFeed activity_;
   std::unique_ptr<HttpListener> listener_;
   std::unordered_map<std::string, std::unique_ptr<HttpSession>> sessions_;
   bool closing_ = false;

@@ -211,7 +211,7 @@ TEST(HttpTransport, ConformanceFixturesOnlyWithTheFlag) {
   EXPECT_EQ(tool_names(plain),
             (std::vector<std::string>{"terminal_execute", "computer_ui", "runtime_status",
                                       "set_network_access", "set_desktop_environment", "list_directory", "read_file",
-                                      "write_file", "edit_file"}));
+                                      "write_file", "edit_file", "read_activity"}));
 
   HttpHost fixtures({"--conformance-fixtures"});
   const auto names = tool_names(fixtures);

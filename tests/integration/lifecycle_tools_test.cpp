@@ -112,6 +112,7 @@ TEST_P(LifecycleToolsTest, ToolsListAddsTheFiveLifecycleToolsLast) {
   }
   std::vector<std::string> expected = kBaseTools;
   expected.insert(expected.end(), kLifecycleTools.begin(), kLifecycleTools.end());
+  expected.push_back("read_activity");  // the App's, appended after every catalog tool
   std::vector<std::string> names;
   for (const auto& tool : tools) names.push_back(tool.value("name", ""));
   ASSERT_EQ(names, expected);

@@ -18,7 +18,8 @@ const std::vector<std::string> kStatusKeys = {
     "operation",        "computer_id",     "computer_attached",   "desktop_environment",
     "network_access",   "desktop_url",     "workspace_directory", "runtime_state",
     "runtime_phase",    "runtime_message", "runtime_progress",    "runtime_total",
-    "downloaded_bytes", "download_total_bytes", "runtime_error"};
+    "downloaded_bytes", "download_total_bytes", "runtime_error", "computer_state",
+    "computer_error"};
 
 // The keys of a set_network_access payload, in order.
 const std::vector<std::string> kNetworkKeys = {"operation",      "computer_id",
@@ -28,7 +29,7 @@ const std::vector<std::string> kNetworkKeys = {"operation",      "computer_id",
 // The tools every server offers, in tools/list order.
 const std::vector<std::string> kBaseTools = {"terminal_execute", "computer_ui",    "runtime_status",
                                              "set_network_access", "set_desktop_environment", "list_directory", "read_file",
-                                             "write_file",       "edit_file"};
+                                             "write_file",       "edit_file",        "read_activity"};
 
 std::vector<std::string> keys_of(const Json& object) {
   std::vector<std::string> keys;

@@ -255,20 +255,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   {
     vc::fuzz::ToolFixture fixture(&loop);
     const std::vector<vc::mcp::Tool*> tools = fixture.borrowed();
+    vc::mcp::ActivityFeed activity(&loop);  // outlives the endpoint's sessions
     std::unique_ptr<vc::transport::McpHttpEndpoint> endpoint;
+    auto settings = endpoint_settings(mode);
+    settings.activity = &activity;
     auto started = vc::transport::McpHttpEndpoint::start(
-        &loop, endpoint_settings(mode),
+        &loop, settings,
         [&](vc::mcp::Session::SendFn send) {
           vc::mcp::SessionOptions options;
           options.server_version = "fuzz";
           options.catalog = fixture.catalog.get();
-          vc::transport::ActivityFeed* feed = endpoint ? &endpoint->activity() : nullptr;
+          vc::mcp::ActivityFeed* feed = &activity;
           options.on_tool_request = [feed](const std::string& tool, const Json& arguments) {
-            if (feed) feed->record_request(tool, arguments);
+            feed->record_request(tool, arguments);
           };
           options.on_tool_result = [feed](const std::string& tool, const Json& arguments,
                                           const Json& result) {
-            if (feed) feed->record_result(tool, arguments, result);
+            feed->record_result(tool, arguments, result);
           };
           return std::make_unique<vc::mcp::Session>(tools, options, std::move(send));
         },

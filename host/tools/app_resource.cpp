@@ -1,0 +1,98 @@
+// app_resource.cpp — see app_resource.h.
+#include "tools/app_resource.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <vc-backend-1/vc_status.h>
+
+#include "tools/app_bundle.h"
+
+namespace vc::tools {
+namespace {
+
+class AppResourceCatalog final : public mcp::ContentCatalog {
+ public:
+  AppResourceCatalog(std::filesystem::path app_file, std::unique_ptr<mcp::ContentCatalog> inner)
+      : app_file_(std::move(app_file)), inner_(std::move(inner)) {}
+
+  Json resources() const override {
+    Json listed = Json::array();
+    listed.push_back(Json{{"uri", kAppResourceUri},
+                          {"name", "Virtual Computer"},
+                          {"title", "Virtual Computer"},
+                          {"description",
+                           "The computer in the chat: its live desktop, the agent's commands and "
+                           "file changes as they happen, a terminal, a file browser, and the "
+                           "network and desktop switches."},
+                          {"mimeType", kAppMimeType},
+                          {"_meta", app_resource_meta()}});
+    if (inner_) {
+      for (auto& resource : inner_->resources()) listed.push_back(std::move(resource));
+    }
+    return listed;
+  }
+
+  Json resource_templates() const override {
+    return inner_ ? inner_->resource_templates() : Json::array();
+  }
+
+  std::optional<Json> read_resource(const std::string& uri) const override {
+    if (uri != kAppResourceUri) return inner_ ? inner_->read_resource(uri) : std::nullopt;
+    auto contents = read_contents();
+    if (!contents) return std::nullopt;
+    return std::move(contents).value();
+  }
+
+  void read_resource_async(const std::string& uri, ReadDone done) const override {
+    if (uri != kAppResourceUri) {
+      if (!inner_) return done(std::nullopt);
+      return inner_->read_resource_async(uri, std::move(done));
+    }
+    done(read_contents());
+  }
+
+  Json prompts() const override { return inner_ ? inner_->prompts() : Json::array(); }
+
+  Expected<Json> get_prompt(const std::string& name, const Json& arguments) const override {
+    if (inner_) return inner_->get_prompt(name, arguments);
+    return Failure{VC_E_INVALID_ARGUMENT, "unknown prompt: " + name};
+  }
+
+  Json complete(const Json& ref, const std::string& argument, const std::string& value) const override {
+    return inner_ ? inner_->complete(ref, argument, value) : Json::array();
+  }
+
+ private:
+  Expected<Json> read_contents() const {
+    auto html = read_app_file(app_file_);
+    if (!html) return html.failure();
+    Json content{{"uri", kAppResourceUri},
+                 {"mimeType", kAppMimeType},
+                 {"text", std::move(html).value()},
+                 {"_meta", app_resource_meta()}};
+    return Json{{"contents", Json::array({std::move(content)})}};
+  }
+
+  std::filesystem::path app_file_;
+  std::unique_ptr<mcp::ContentCatalog> inner_;
+};
+
+}  // namespace
+
+Json app_resource_meta() {
+  // Only the desktop's bridge (noVNC and the sound, one WebSocket origin per computer on
+  // 127.0.0.1 with an ephemeral port). The original also allowed http://127.0.0.1:*, which
+  // would let the frame send requests to any local service; the App needs none.
+  return Json{{"ui",
+               {{"csp", {{"connectDomains", Json::array({"ws://127.0.0.1:*"})}}},
+                {"prefersBorder", false}}}};
+}
+
+std::unique_ptr<mcp::ContentCatalog> make_app_resource_catalog(
+    std::filesystem::path app_file, std::unique_ptr<mcp::ContentCatalog> inner) {
+  return std::make_unique<AppResourceCatalog>(std::move(app_file), std::move(inner));
+}
+
+}  // namespace vc::tools
