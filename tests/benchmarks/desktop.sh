@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # desktop.sh — the desktop benchmark (docs/benchmarks.md). Not a test: it measures.
 #
-#   bash tests/benchmarks/desktop.sh [--engine docker|podman] [--runs N] [--cold-build] [--tools]
+#   bash tests/benchmarks/desktop.sh [--engine docker|podman] [--runs N] [--cold-build] [--tools|--app]
 #
-# --tools times the desktop tools' MCP round trips instead (desktop_tools_bench.mjs).
+# --tools times the desktop tools' MCP round trips instead (desktop_tools_bench.mjs); --app the
+# MCP App in a chat client's iframe (app_bench.mjs: size, first frame, idle CPU).
 # Builds the host and plugins in Release (build-bench/), installs the browser client from
 # tests/e2e's lock file, then measures with desktop_bench.mjs: create -> desktop visible in
 # Chromium, Xfce on and off through set_desktop_environment, memory and idle CPU of a desktop
@@ -21,6 +22,7 @@ while (($#)); do
     --engine) engine=$2; passthrough+=("$1" "$2"); shift 2 ;;
     --cold-build) cold=1; shift ;;
     --tools) bench=desktop_tools_bench.mjs; shift ;;
+    --app) bench=app_bench.mjs; shift ;;
     *) passthrough+=("$1"); shift ;;
   esac
 done
@@ -44,12 +46,15 @@ if ! cmp -s "$work/package-lock.json" "$work/node_modules/.installed-lock" 2>/de
   (cd "$work" && npm ci --no-audit --no-fund --loglevel=error >&2)
   cp "$work/package-lock.json" "$work/node_modules/.installed-lock"
 fi
-cp "$root/tests/benchmarks/desktop_bench.mjs" "$root/tests/benchmarks/desktop_tools_bench.mjs" "$work/"
+cp "$root/tests/benchmarks/desktop_bench.mjs" "$root/tests/benchmarks/desktop_tools_bench.mjs" \
+   "$root/tests/benchmarks/app_bench.mjs" "$root/tests/e2e/app_support.mjs" "$work/"
+export VC_APP_FILE="$build/share/mcp-virtual-computer/computer.html"
+export VC_APP_HARNESS="$build/test-support/app-host-harness.html"
 
 echo "## Machine"
 echo "- CPUs: $(nproc) ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), memory $(free -m | awk '/^Mem:/ {print $2 " MiB"}'), kernel $(uname -r)"
 echo "- engine: $engine; load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "- command: bash tests/benchmarks/desktop.sh ${passthrough[*]} $( ((cold)) && echo --cold-build) $([[ $bench == desktop_tools_bench.mjs ]] && echo --tools)"
+echo "- command: bash tests/benchmarks/desktop.sh ${passthrough[*]} $( ((cold)) && echo --cold-build) $([[ $bench == desktop_tools_bench.mjs ]] && echo --tools) $([[ $bench == app_bench.mjs ]] && echo --app)"
 echo
 if ((cold)); then
   cli=$engine
