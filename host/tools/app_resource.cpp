@@ -5,17 +5,16 @@
 #include <string>
 #include <utility>
 
-#include <vc-backend-1/vc_status.h>
-
+#include "mcp/layered_catalog.h"
 #include "tools/app_bundle.h"
 
 namespace vc::tools {
 namespace {
 
-class AppResourceCatalog final : public mcp::ContentCatalog {
+class AppResourceCatalog final : public mcp::LayeredCatalog {
  public:
   AppResourceCatalog(std::filesystem::path app_file, std::unique_ptr<mcp::ContentCatalog> inner)
-      : app_file_(std::move(app_file)), inner_(std::move(inner)) {}
+      : LayeredCatalog(std::move(inner)), app_file_(std::move(app_file)) {}
 
   Json resources() const override {
     Json listed = Json::array();
@@ -28,40 +27,20 @@ class AppResourceCatalog final : public mcp::ContentCatalog {
                            "network and desktop switches."},
                           {"mimeType", kAppMimeType},
                           {"_meta", app_resource_meta()}});
-    if (inner_) {
-      for (auto& resource : inner_->resources()) listed.push_back(std::move(resource));
-    }
+    for (auto& resource : LayeredCatalog::resources()) listed.push_back(std::move(resource));
     return listed;
   }
 
-  Json resource_templates() const override {
-    return inner_ ? inner_->resource_templates() : Json::array();
-  }
-
   std::optional<Json> read_resource(const std::string& uri) const override {
-    if (uri != kAppResourceUri) return inner_ ? inner_->read_resource(uri) : std::nullopt;
+    if (uri != kAppResourceUri) return LayeredCatalog::read_resource(uri);
     auto contents = read_contents();
     if (!contents) return std::nullopt;
     return std::move(contents).value();
   }
 
   void read_resource_async(const std::string& uri, ReadDone done) const override {
-    if (uri != kAppResourceUri) {
-      if (!inner_) return done(std::nullopt);
-      return inner_->read_resource_async(uri, std::move(done));
-    }
+    if (uri != kAppResourceUri) return LayeredCatalog::read_resource_async(uri, std::move(done));
     done(read_contents());
-  }
-
-  Json prompts() const override { return inner_ ? inner_->prompts() : Json::array(); }
-
-  Expected<Json> get_prompt(const std::string& name, const Json& arguments) const override {
-    if (inner_) return inner_->get_prompt(name, arguments);
-    return Failure{VC_E_INVALID_ARGUMENT, "unknown prompt: " + name};
-  }
-
-  Json complete(const Json& ref, const std::string& argument, const std::string& value) const override {
-    return inner_ ? inner_->complete(ref, argument, value) : Json::array();
   }
 
  private:
@@ -76,7 +55,6 @@ class AppResourceCatalog final : public mcp::ContentCatalog {
   }
 
   std::filesystem::path app_file_;
-  std::unique_ptr<mcp::ContentCatalog> inner_;
 };
 
 }  // namespace

@@ -7,20 +7,21 @@
 #include <vc-backend-1/vc_status.h>
 
 #include "computers/desktop_action.h"
+#include "mcp/layered_catalog.h"
 #include "tools/desktop_call.h"
 #include "tools/desktop_screen_snapshot.h"
 
 namespace vc::tools {
 namespace {
 
-class DesktopResourceCatalog final : public mcp::ContentCatalog {
+class DesktopResourceCatalog final : public mcp::LayeredCatalog {
  public:
   DesktopResourceCatalog(computers::ComputerRegistry& registry, DesktopToolSet& tool_set,
                          std::unique_ptr<mcp::ContentCatalog> inner)
-      : registry_(registry), tool_set_(tool_set), inner_(std::move(inner)) {}
+      : LayeredCatalog(std::move(inner)), registry_(registry), tool_set_(tool_set) {}
 
   Json resources() const override {
-    Json listed = inner_ ? inner_->resources() : Json::array();
+    Json listed = LayeredCatalog::resources();
     if (!tool_set_.live()) return listed;
     listed.push_back(Json{{"uri", kScreenImageUri},
                           {"name", "Current Computer Screen"},
@@ -33,19 +34,10 @@ class DesktopResourceCatalog final : public mcp::ContentCatalog {
     return listed;
   }
 
-  Json resource_templates() const override {
-    return inner_ ? inner_->resource_templates() : Json::array();
-  }
-
-  std::optional<Json> read_resource(const std::string& uri) const override {
-    return inner_ ? inner_->read_resource(uri) : std::nullopt;
-  }
-
   void read_resource_async(const std::string& uri, ReadDone done) const override {
     const bool image = uri == kScreenImageUri;
     if (!image && uri != kAccessibilityUri) {
-      if (!inner_) return done(std::nullopt);
-      return inner_->read_resource_async(uri, std::move(done));
+      return LayeredCatalog::read_resource_async(uri, std::move(done));
     }
     if (!tool_set_.live()) return done(Expected<Json>(Failure{VC_E_UNAVAILABLE, kNoLiveDesktop}));
     Json action{{"action", image ? "screenshot" : "accessibility_snapshot"}};
@@ -64,21 +56,9 @@ class DesktopResourceCatalog final : public mcp::ContentCatalog {
         });
   }
 
-  Json prompts() const override { return inner_ ? inner_->prompts() : Json::array(); }
-
-  Expected<Json> get_prompt(const std::string& name, const Json& arguments) const override {
-    if (inner_) return inner_->get_prompt(name, arguments);
-    return Failure{VC_E_INVALID_ARGUMENT, "unknown prompt: " + name};
-  }
-
-  Json complete(const Json& ref, const std::string& argument, const std::string& value) const override {
-    return inner_ ? inner_->complete(ref, argument, value) : Json::array();
-  }
-
  private:
   computers::ComputerRegistry& registry_;
   DesktopToolSet& tool_set_;
-  std::unique_ptr<mcp::ContentCatalog> inner_;
 };
 
 }  // namespace
