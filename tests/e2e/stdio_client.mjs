@@ -65,8 +65,9 @@ try {
   // The SDK client checks every structuredContent below against the tool's outputSchema.
   const names = tools.map((tool) => tool.name).join(",");
   expect(names === "terminal_execute,computer_ui,runtime_status,set_network_access," +
-                   "set_desktop_environment,list_directory,read_file,write_file,edit_file",
-         "tools/list has the original's tools in its order");
+                   "set_desktop_environment,list_directory,read_file,write_file,edit_file," +
+                   "read_activity",
+         "tools/list has the original's tools in its order, then the App's read_activity");
   const call = async (name, args = {}) => {
     const answer = await client.callTool({ name, arguments: args });
     console.log(`${name}:`, JSON.stringify(answer.structuredContent));
