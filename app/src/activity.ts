@@ -152,17 +152,19 @@ function renderResult(element: HTMLLIElement, event: ActivityEvent): void {
     }
     case "read_file":
     case "write_file":
-      outcome.textContent = `${Number(payload.size_bytes ?? 0)} bytes`;
+      outcome.textContent = `${Number(payload.size_bytes ?? 0)} ${Number(payload.size_bytes) === 1 ? "byte" : "bytes"}`;
       outcome.dataset.tone = "ok";
       break;
     case "edit_file":
       outcome.textContent = `${Number(payload.replacements ?? 0)} replaced`;
       outcome.dataset.tone = "ok";
       break;
-    case "list_directory":
-      outcome.textContent = `${Array.isArray(payload.entries) ? payload.entries.length : 0} entries`;
+    case "list_directory": {
+      const count = Array.isArray(payload.entries) ? payload.entries.length : 0;
+      outcome.textContent = `${count} ${count === 1 ? "entry" : "entries"}`;
       outcome.dataset.tone = "ok";
       break;
+    }
     default:
       outcome.textContent = "done";
       outcome.dataset.tone = "ok";
