@@ -114,7 +114,7 @@ Json HttpServer::service_info() const {
               {"desktop_environment", config_.desktop_environment},
               {"network_access", config_.network_access},
               {"backend", backend_ ? backend_->info().name : ""},
-              {"app_resource", "ui://virtual-computer/computer.html"},
+              {"app_resource", tools::kAppResourceUri},
               {"dashboard", "/dashboard.html"}};
 }
 
