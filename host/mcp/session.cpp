@@ -47,6 +47,15 @@ const Json& params_object(const Json& params) {
   return params.is_null() ? kEmpty : params;
 }
 
+// The first of `fields` of `object` that is present but not a string, or nullptr.
+const char* first_non_string(const Json& object, std::initializer_list<const char*> fields) {
+  for (const char* field : fields) {
+    const auto found = object.find(field);
+    if (found != object.end() && !found->is_string()) return field;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::string negotiate_protocol_version(const std::string& requested) {
@@ -263,6 +272,16 @@ void Session::complete(const Json& id, const Json& params) {
   if (!ref.is_object() || !argument.is_object()) {
     reply_error(id, jsonrpc::kInvalidParams,
                 "Invalid params: completion/complete needs \"ref\" and \"argument\" objects");
+    return;
+  }
+  if (const char* field = first_non_string(ref, {"type", "name", "uri"})) {
+    reply_error(id, jsonrpc::kInvalidParams,
+                std::string("Invalid params: ref.") + field + " must be a string");
+    return;
+  }
+  if (const char* field = first_non_string(argument, {"name", "value"})) {
+    reply_error(id, jsonrpc::kInvalidParams,
+                std::string("Invalid params: argument.") + field + " must be a string");
     return;
   }
   Json values = options_.catalog ? options_.catalog->complete(ref, argument.value("name", ""),

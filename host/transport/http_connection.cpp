@@ -55,6 +55,7 @@ HttpConnection::HttpConnection(const ConnectionLimits& limits, std::string& read
       on_closed_(std::move(on_closed)) {
   llhttp_settings_init(&settings_);
   settings_.on_message_begin = &HttpConnection::on_message_begin;
+  settings_.on_method_complete = &HttpConnection::on_method_complete;
   settings_.on_url = &HttpConnection::on_url;
   settings_.on_header_field = &HttpConnection::on_header_field;
   settings_.on_header_value = &HttpConnection::on_header_value;
@@ -188,6 +189,7 @@ void HttpConnection::deliver_request() {
   chunked_stream_ = parser_.http_major > 1 || (parser_.http_major == 1 && parser_.http_minor >= 1);
   HttpRequest request = std::move(request_);
   request_ = HttpRequest();
+  answering_head_ = request.method == "HEAD";
   header_bytes_ = 0;
   const auto question = request.target.find('?');
   request.path = request.target.substr(0, question);
@@ -198,6 +200,7 @@ void HttpConnection::deliver_request() {
 void HttpConnection::reject(int status) {
   HttpResponse response = HttpResponse::json(
       status, std::string(R"({"error":")") + reason_phrase(status) + "\"}");
+  answering_head_ = request_.method == "HEAD";
   state_ = State::responding;
   respond(response, /*close_after=*/true);
 }
@@ -245,9 +248,16 @@ int HttpConnection::on_header_value(llhttp_t* parser, const char* at, size_t len
   return 0;
 }
 
+// Known from here on, so that a request rejected later (431, 413) is answered as its method
+// requires: no content for a HEAD.
+int HttpConnection::on_method_complete(llhttp_t* parser) {
+  owner_of(parser)->request_.method =
+      llhttp_method_name(static_cast<llhttp_method_t>(parser->method));
+  return 0;
+}
+
 int HttpConnection::on_headers_complete(llhttp_t* parser) {
   auto* self = owner_of(parser);
-  self->request_.method = llhttp_method_name(static_cast<llhttp_method_t>(parser->method));
   // Headers are in: the body has the idle timeout, and the handler all the time it needs.
   self->arm_timer(self->limits_.idle_timeout_ms);
   if ((parser->flags & F_CONTENT_LENGTH) != 0 &&
@@ -284,7 +294,9 @@ void HttpConnection::respond(const HttpResponse& response, bool close_after) {
   head += "Date: " + http_date() + "\r\n";
   if (close_connection) head += "Connection: close\r\n";
   head += "\r\n";
-  head += response.body;
+  // A response to HEAD carries the headers GET would, Content-Length included, and never
+  // content (RFC 9110 §9.3.2): a client reads no body after it.
+  if (!answering_head_) head += response.body;
   write(std::move(head));
   finish_response(close_connection);
 }

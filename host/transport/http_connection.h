@@ -90,6 +90,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
   // llhttp callbacks
   static int on_message_begin(llhttp_t* parser);
+  static int on_method_complete(llhttp_t* parser);
   static int on_url(llhttp_t* parser, const char* at, size_t length);
   static int on_header_field(llhttp_t* parser, const char* at, size_t length);
   static int on_header_value(llhttp_t* parser, const char* at, size_t length);
@@ -123,6 +124,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   int reject_status_ = 0;
   bool keep_alive_ = true;
   bool chunked_stream_ = true;
+  bool answering_head_ = false;  // the request being answered is a HEAD: headers only
   std::string peer_;
 };
 

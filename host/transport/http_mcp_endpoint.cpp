@@ -136,11 +136,13 @@ void McpHttpEndpoint::handle(const Connection& connection, HttpRequest request) 
     connection->respond(plain_error(503, "the server is shutting down"), true);
     return;
   }
-  if (request.path == "/healthz" && request.method == "GET") {
+  // HEAD reads what GET would; the connection leaves the body out of its answer.
+  const bool reads = request.method == "GET" || request.method == "HEAD";
+  if (request.path == "/healthz" && reads) {
     connection->respond(HttpResponse::json(200, R"({"status":"ok"})"));
     return;
   }
-  if (request.path == "/dashboard.html" && request.method == "GET") {
+  if (request.path == "/dashboard.html" && reads) {
     if (passes_security(connection, request, false)) serve_dashboard(connection);
     return;
   }
@@ -152,8 +154,8 @@ void McpHttpEndpoint::handle(const Connection& connection, HttpRequest request) 
     connection->respond(plain_error(405, "method not allowed").with_header("Allow", "GET, POST, DELETE"));
     return;
   }
-  if (request.method != "GET") {
-    connection->respond(plain_error(405, "method not allowed").with_header("Allow", "GET"));
+  if (!reads) {
+    connection->respond(plain_error(405, "method not allowed").with_header("Allow", "GET, HEAD"));
     return;
   }
   if (request.path == "/") {

@@ -1,6 +1,10 @@
 // http_transport_test.cpp — Streamable HTTP: sessions, JSON and SSE answers, the GET stream,
-// DELETE, the service routes, and the session timeout.
+// DELETE, the service routes (HEAD included), and the session timeout.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <thread>
@@ -178,6 +182,55 @@ TEST(HttpTransport, HealthServiceInfoAndActivity) {
   EXPECT_EQ(host.request("GET", "/activity?after=1", {}).json()["events"].size(), 1u);
   EXPECT_EQ(host.request("GET", "/activity?after=-5", {}).json()["events"].size(), 2u);
   EXPECT_EQ(host.request("GET", "/nowhere", {}).status, 404);
+}
+
+// Sends `requests` down one keep-alive connection, half-closes it and returns every byte the
+// server sent until it closed.
+std::string exchange_on_one_connection(int port, const std::string& requests) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return {};
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+  std::string received;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+      send(fd, requests.data(), requests.size(), 0) == static_cast<ssize_t>(requests.size())) {
+    shutdown(fd, SHUT_WR);
+    timeval wait{10, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+    char buffer[4096];
+    for (ssize_t got; (got = recv(fd, buffer, sizeof buffer, 0)) > 0;) {
+      received.append(buffer, static_cast<size_t>(got));
+    }
+  }
+  close(fd);
+  return received;
+}
+
+size_t occurrences(const std::string& text, const std::string& part) {
+  size_t count = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
+TEST(HttpTransport, HeadAnswersWithGetsHeadersAndNoContent) {
+  HttpHost host;
+  const std::string head = "HEAD /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const std::string get = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const std::string refused = "HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const std::string bytes = exchange_on_one_connection(host.port(), head + refused + get);
+  // Three answers on one connection; the body {"status":"ok"} (15 bytes) only once, after the
+  // GET: had the HEAD carried it, the second status line would not follow the first head.
+  ASSERT_EQ(occurrences(bytes, "HTTP/1.1 "), 3u) << bytes;
+  EXPECT_EQ(occurrences(bytes, "Content-Length: 15\r\n"), 2u) << bytes;
+  EXPECT_EQ(occurrences(bytes, R"({"status":"ok"})"), 1u) << bytes;
+  const size_t first_end = bytes.find("\r\n\r\n");
+  EXPECT_EQ(bytes.compare(first_end + 4, 29, "HTTP/1.1 405 Method Not Allowed"), 0) << bytes;
+  EXPECT_NE(bytes.find("Allow: GET, POST, DELETE\r\n"), std::string::npos) << bytes;
+  const size_t second_end = bytes.find("\r\n\r\n", first_end + 4);
+  EXPECT_EQ(bytes.compare(second_end + 4, 15, "HTTP/1.1 200 OK"), 0) << bytes;
+  EXPECT_EQ(bytes.substr(bytes.size() - 15), R"({"status":"ok"})") << bytes;
 }
 
 TEST(HttpTransport, IdleSessionsEndAfterTheSessionTimeout) {

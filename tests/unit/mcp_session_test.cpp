@@ -495,6 +495,27 @@ TEST_F(SessionTest, ResourcesPromptsAndCompletionsAnswerWithNothingPublished) {
   EXPECT_EQ(ask(11, "completion/complete", Json::object())["error"]["code"], -32602);
 }
 
+TEST_F(SessionTest, CompletionWithANonStringFieldIsInvalidParams) {
+  initialize();
+  const Json prompt_ref{{"type", "ref/prompt"}, {"name", "p"}};
+  const Json wrong_argument_name = ask(1, "completion/complete",
+      Json{{"ref", prompt_ref}, {"argument", {{"name", 7}, {"value", "x"}}}});
+  EXPECT_EQ(wrong_argument_name["error"]["code"], -32602);
+  EXPECT_EQ(wrong_argument_name["error"]["message"],
+            "Invalid params: argument.name must be a string");
+  const Json wrong_value = ask(2, "completion/complete",
+      Json{{"ref", prompt_ref}, {"argument", {{"name", "a"}, {"value", Json::array()}}}});
+  EXPECT_EQ(wrong_value["error"]["message"], "Invalid params: argument.value must be a string");
+  const Json wrong_ref_name = ask(3, "completion/complete",
+      Json{{"ref", {{"type", "ref/prompt"}, {"name", nullptr}}},
+           {"argument", {{"name", "a"}, {"value", "x"}}}});
+  EXPECT_EQ(wrong_ref_name["error"]["message"], "Invalid params: ref.name must be a string");
+  const Json wrong_uri = ask(4, "completion/complete",
+      Json{{"ref", {{"type", "ref/resource"}, {"uri", 1.5}}},
+           {"argument", {{"name", "a"}, {"value", "x"}}}});
+  EXPECT_EQ(wrong_uri["error"]["message"], "Invalid params: ref.uri must be a string");
+}
+
 TEST_F(SessionTest, ParamsMustBeAnObject) {
   initialize();
   EXPECT_EQ(ask(1, "tools/list", Json::array())["error"]["code"], -32602);
