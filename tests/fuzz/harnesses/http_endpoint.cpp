@@ -13,14 +13,18 @@
 // everything at once; a long input gets larger pieces, so that it is sent in at most about 2048
 // rounds), the largest body (bits 3-4: 300 B, 2 KiB, 64 KiB or 1 MiB, so 413 is
 // reachable both by Content-Length and by a chunked body), the largest head (bit 5: 512 B or
-// 8 KiB, for 431), the number of sessions (bit 6: 2 or 16, for 503) and whether sessions
-// time out at all (bit 7).
+// 8 KiB, for 431), the number of sessions (bit 6: 2 or 16, for 503) and the timers (bit 7:
+// the defaults, or 1 ms for the header, idle and session timeouts, with the loop given two
+// more rounds 2 ms apart once everything is sent, so that the timers fire mid-request and on
+// idle connections and sessions).
 //
 // Beyond "no crash, no leak, no hang": what each client receives parses as HTTP/1.1 responses
-// (llhttp), each with a status the endpoint documents; afterwards every handle is closed and
-// the loop closes.
+// (llhttp), each with a status the endpoint documents, and an answer to a HEAD without
+// content (the client reads its own requests with llhttp to know which were HEADs); afterwards
+// every handle is closed and the loop closes.
 #include <algorithm>
 #include <csignal>
+#include <deque>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -67,6 +71,11 @@ struct Client {
   size_t scanned = 0;  // of `received`, for session ids
   llhttp_settings_t settings{};
   llhttp_t parser{};
+  // The requests as the server reads them, for the methods in order: a response to a HEAD has
+  // no content whatever its Content-Length says.
+  llhttp_settings_t request_settings{};
+  llhttp_t request_parser{};
+  std::deque<bool> head_requests;  // one per request whose method was read, oldest first
 };
 
 struct Harness {
@@ -133,9 +142,21 @@ void open_client(Harness& harness, uv_loop_t* loop, uint16_t port, std::string b
   llhttp_settings_init(&client->settings);
   client->settings.on_headers_complete = [](llhttp_t* parser) {
     if (!documented_status(parser->status_code)) __builtin_trap();
-    return 0;
+    auto* owner = static_cast<Client*>(parser->data);
+    if (owner->head_requests.empty()) return 0;
+    const bool head = owner->head_requests.front();
+    owner->head_requests.pop_front();
+    return head ? 1 : 0;  // 1: this message has no body
   };
   llhttp_init(&client->parser, HTTP_RESPONSE, &client->settings);
+  client->parser.data = client.get();
+  llhttp_settings_init(&client->request_settings);
+  client->request_settings.on_method_complete = [](llhttp_t* parser) {
+    static_cast<Client*>(parser->data)->head_requests.push_back(parser->method == HTTP_HEAD);
+    return 0;
+  };
+  llhttp_init(&client->request_parser, HTTP_REQUEST, &client->request_settings);
+  client->request_parser.data = client.get();
   uv_tcp_init(loop, &client->tcp);
   client->tcp.data = client.get();
   client->connect.data = client.get();
@@ -184,6 +205,8 @@ void send_piece(Client& client, size_t piece) {
   const size_t take = std::min({piece, client.to_send.size(), placeholder});
   write->bytes = client.to_send.substr(0, take);
   client.to_send.erase(0, take);
+  // Past its first error the server reads no more of this connection, and neither does this.
+  llhttp_execute(&client.request_parser, write->bytes.data(), write->bytes.size());
   write->request.data = write;
   uv_buf_t buffer = uv_buf_init(write->bytes.data(), static_cast<unsigned>(write->bytes.size()));
   ++client.harness->writes_in_flight;
@@ -222,6 +245,8 @@ std::vector<std::string> segments_of(std::string_view input) {
   return segments;
 }
 
+bool timers_fire(uint8_t mode) { return (mode & 0x80) != 0; }
+
 vc::transport::McpHttpSettings endpoint_settings(uint8_t mode) {
   static const size_t kBodyLimits[] = {300, 2048, 64 * 1024, 1024 * 1024};
   vc::transport::McpHttpSettings settings;
@@ -231,7 +256,11 @@ vc::transport::McpHttpSettings endpoint_settings(uint8_t mode) {
   settings.limits.max_body_bytes = kBodyLimits[(mode >> 3) & 3];
   settings.limits.max_header_bytes = (mode & 0x20) != 0 ? 512 : 8192;
   settings.max_sessions = (mode & 0x40) != 0 ? 2 : 16;
-  settings.session_timeout_ms = (mode & 0x80) != 0 ? 0 : 300'000;
+  if (timers_fire(mode)) {
+    settings.limits.header_timeout_ms = 1;
+    settings.limits.idle_timeout_ms = 1;
+    settings.session_timeout_ms = 1;
+  }
   return settings;
 }
 
@@ -295,6 +324,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       if (!sending) break;
       fixture.settle(quiet);
+    }
+    if (timers_fire(mode)) {
+      for (int round = 0; round < 2; ++round) {
+        uv_sleep(2);
+        fixture.settle(quiet);
+      }
     }
 
     for (auto& client : harness.clients) close_client(*client);
