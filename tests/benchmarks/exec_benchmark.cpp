@@ -2,14 +2,20 @@
 //
 // Rows (each measured alternately with its CLI counterpart in one run, so both see the same
 // machine state):
-//   exec     terminal_execute of `true` over stdio on one long-lived host with a warm computer,
-//            against `<cli> exec <container> true`;
+//   exec     terminal_execute of `true` over stdio on a long-lived host with a warm computer,
+//            through the exec agent (the default) and through the engine's exec
+//            (`--exec-agent off`), against `<cli> exec <container> true`; and the plugin's exec
+//            op through the C ABI with the agent (what the plugin and the agent's stream cost
+//            without the host);
 //   inspect  the plugin's `list` operation through the C ABI (one filtered list plus one batched
 //            inspect), against `<cli> inspect <container>` and against the original's two CLI
 //            calls for a listing (`ps --filter` then `inspect`);
 //   create   a fresh computer to its first command: a new host's first terminal_execute of
 //            `true` (create, start, readiness, exec), against `<cli> run -d` + `<cli> exec true`;
-//   memory   the host's resident set size, idle, with a warm computer.
+//   memory   the host's resident set size, idle, with a warm computer;
+//   agent    20 commands at once through the plugin (wall time for all), 100 MB of output
+//            (throughput), write_file + read_file of a 1 MiB file over MCP — each through the
+//            agent and through the engine's exec.
 // Prints a Markdown table of medians, the ratio, and the spread.
 //
 //   vc_exec_benchmark --host-binary PATH --plugin-dir DIR [--engine docker|podman]
@@ -18,10 +24,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -116,12 +125,13 @@ class Bench {
     for (const auto& name : containers_) engine_.remove_container(name);
   }
 
-  std::unique_ptr<vc::test::McpClient> start_host(const std::string& computer_id) {
+  std::unique_ptr<vc::test::McpClient> start_host(const std::string& computer_id,
+                                                  const std::string& exec_agent = "auto") {
     vc::test::McpClientOptions options;
     options.binary = settings_.host_binary;
     options.args = {"--backend",  engine_.backend, "--plugin-dir", settings_.plugin_dir,
                     "--state-dir", state_.path().string(), "--image", settings_.image,
-                    "--log-level", "warn"};
+                    "--log-level", "warn", "--exec-agent", exec_agent};
     for (const auto& arg : engine_.address_args()) options.args.push_back(arg);
     vc::test::Environment environment = engine_.cli_environment;
     environment["COMPUTER_ID"] = computer_id;
@@ -156,21 +166,27 @@ class Bench {
     computers_.push_back(id);
     const std::string container = "kilntainer-" + id;
     auto host = start_host(id);
+    const std::string engine_exec_id = vc::test::unique_name("bench-engine-exec");
+    computers_.push_back(engine_exec_id);
+    auto engine_exec_host = start_host(engine_exec_id, "off");
     for (int i = 0; i < 3; ++i) mcp_true(*host);  // creates the computer, then warms up
+    for (int i = 0; i < 3; ++i) mcp_true(*engine_exec_host);
     for (int i = 0; i < 3; ++i) cli({"exec", container, "true"});
 
-    Samples mcp_exec{"exec: terminal_execute `true` (MCP over stdio)", {}};
+    Samples mcp_exec{"exec: terminal_execute `true` (MCP over stdio, exec agent)", {}};
+    Samples mcp_engine_exec{"exec: terminal_execute `true` (MCP over stdio, engine exec)", {}};
     Samples cli_exec{"exec: `" + engine_.cli + " exec <c> true` (CLI)", {}};
     for (int i = 0; i < settings_.runs; ++i) {
-      // Alternate which goes first, so neither always runs right after the other.
-      if (i % 2 == 0) {
-        mcp_exec.ms.push_back(mcp_true(*host));
-        cli_exec.ms.push_back(cli({"exec", container, "true"}));
-      } else {
-        cli_exec.ms.push_back(cli({"exec", container, "true"}));
-        mcp_exec.ms.push_back(mcp_true(*host));
+      // Rotate which goes first, so none always runs right after another.
+      for (int turn = 0; turn < 3; ++turn) {
+        switch ((i + turn) % 3) {
+          case 0: mcp_exec.ms.push_back(mcp_true(*host)); break;
+          case 1: mcp_engine_exec.ms.push_back(mcp_true(*engine_exec_host)); break;
+          default: cli_exec.ms.push_back(cli({"exec", container, "true"})); break;
+        }
       }
     }
+    close_host(engine_exec_host);
 
     std::this_thread::sleep_for(2s);  // idle
     read_rss(host->pid(), host_rss_kb, host_hwm_kb);
@@ -216,8 +232,84 @@ class Bench {
       cli_listing.ms.push_back(original_listing());
     }
 
+    // The plugin's exec op with the agent, in this process: the host's share is the rest.
+    Samples plugin_exec{"exec: plugin `exec` op of `true` (C ABI, exec agent)", {}};
+    const Json request = {{"computer_id", id},    {"argv", {"true"}}, {"timeout_ms", 60'000},
+                          {"output_limit", 1'048'576}};
+    for (int i = 0; i < 3 + settings_.runs; ++i) {
+      const auto start = Clock::now();
+      const auto outcome = backend.run("exec", request, 60s);
+      const double ms = elapsed_ms(start);
+      if (!outcome.ok()) die("exec failed: " + outcome.describe());
+      if (i >= 3) plugin_exec.ms.push_back(ms);
+    }
+
     close_host(host);
-    return {mcp_exec, cli_exec, api_list, cli_inspect, cli_listing};
+    return {mcp_exec, mcp_engine_exec, cli_exec, api_list, cli_inspect, cli_listing, plugin_exec};
+  }
+
+  // 20 commands at once, 100 MB of output, and a 1 MiB file written and read, through the
+  // agent and through the engine's exec.
+  std::vector<Samples> agent_workloads() {
+    std::vector<Samples> rows;
+    for (const std::string mode : {"auto", "off"}) {
+      const std::string path = mode == "auto" ? "exec agent" : "engine exec";
+      const std::string id = vc::test::unique_name("bench-load");
+      computers_.push_back(id);
+      vc::test::TempDirectory driver_state("vc-bench-driver");
+      vc::test::BackendDriver backend(
+          std::filesystem::path(settings_.plugin_dir) / engine_.plugin_file,
+          {{engine_.address_option, engine_.address()}, {"image", settings_.image},
+           {"exec-agent", mode}},
+          driver_state.path());
+      const Json create = {{"computer_id", id}, {"temporary", false}, {"network_access", true},
+                           {"desktop_environment", false}, {"workspace_directory", "/workspace"},
+                           {"shell", "/bin/sh"}, {"image", settings_.image}};
+      if (!backend.run("create", create, 180s).ok()) die("create failed");
+      auto exec = [&](const std::string& command, std::uint64_t limit) {
+        return Json{{"computer_id", id}, {"command", command}, {"shell", "/bin/sh"},
+                    {"timeout_ms", 120'000}, {"output_limit", limit}};
+      };
+      for (int i = 0; i < 3; ++i) backend.run("exec", exec("true", 1024));
+
+      Samples concurrent{"20 commands at once, wall time for all (" + path + ")", {}};
+      for (int run = 0; run < 10; ++run) {
+        const auto start = Clock::now();
+        std::vector<std::shared_ptr<vc::test::PendingOp>> ops;
+        for (int i = 0; i < 20; ++i) ops.push_back(backend.start("exec", exec("echo " + std::to_string(i), 1024)));
+        for (auto& op : ops) {
+          if (!op->wait(120s) || !op->outcome().ok()) die("a concurrent command failed");
+        }
+        concurrent.ms.push_back(elapsed_ms(start));
+      }
+      Samples throughput{"100 MB of output, ms (" + path + ")", {}};
+      for (int run = 0; run < 5; ++run) {
+        const auto start = Clock::now();
+        const auto outcome = backend.run("exec", exec("head -c 100000000 /dev/zero", 200'000'000), 120s);
+        if (!outcome.ok() || outcome.out.size() != 100'000'000) die("100 MB: " + outcome.describe());
+        throughput.ms.push_back(elapsed_ms(start));
+      }
+      rows.push_back(std::move(concurrent));
+      rows.push_back(std::move(throughput));
+
+      auto host = start_host(id, mode);
+      const std::string content(1'000'000, 'x');
+      Samples write_read{"write_file + read_file of 1 MB over MCP (" + path + ")", {}};
+      for (int run = 0; run < 3 + 10; ++run) {
+        const auto start = Clock::now();
+        const Json written = host->call_tool("write_file", {{"path", "/workspace/big.txt"}, {"content", content}}, 60s);
+        const Json read = host->call_tool("read_file", {{"path", "/workspace/big.txt"}}, 60s);
+        const double ms = elapsed_ms(start);
+        if (vc::test::McpClient::is_error(written) || vc::test::McpClient::is_error(read) ||
+            vc::test::McpClient::payload_of(read).value("content", std::string()) != content) {
+          die("1 MB file round trip failed: " + written.dump().substr(0, 300) + read.dump().substr(0, 300));
+        }
+        if (run >= 3) write_read.ms.push_back(ms);
+      }
+      close_host(host);
+      rows.push_back(std::move(write_read));
+    }
+    return rows;
   }
 
   std::vector<Samples> create_to_first_exec() {
@@ -300,19 +392,25 @@ int main(int argc, char** argv) {
   long hwm_kb = 0;
   const auto warm = bench.exec_and_inspect(rss_kb, hwm_kb);
   const auto create = bench.create_to_first_exec();
+  const auto workloads = bench.agent_workloads();
 
   std::printf("| operation (%s) | runs | median ms | min ms | p90 ms |\n", engine.name.c_str());
   std::printf("|---|---|---|---|---|\n");
   print_row(warm[0]);
   print_row(warm[1]);
-  print_ratio("exec ratio: MCP round trip / CLI (medians)", warm[0], warm[1]);
   print_row(warm[2]);
+  print_row(warm[6]);
+  print_ratio("exec ratio: MCP round trip with the agent / CLI (medians)", warm[0], warm[2]);
+  print_ratio("exec ratio: MCP round trip with the engine's exec / CLI (medians)", warm[1], warm[2]);
+  print_ratio("exec: plugin op with the agent / MCP round trip with the agent (medians)", warm[6], warm[0]);
   print_row(warm[3]);
   print_row(warm[4]);
-  print_ratio("inspect ratio: plugin list / CLI inspect (medians)", warm[2], warm[3]);
+  print_row(warm[5]);
+  print_ratio("inspect ratio: plugin list / CLI inspect (medians)", warm[3], warm[4]);
   print_row(create[0]);
   print_row(create[1]);
   print_ratio("create ratio: MCP / CLI (medians)", create[0], create[1]);
+  for (const auto& row : workloads) print_row(row);
   std::printf("\nhost memory, idle with a warm computer: VmRSS %ld KiB, VmHWM (peak) %ld KiB\n",
               rss_kb, hwm_kb);
   return 0;

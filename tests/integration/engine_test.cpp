@@ -164,8 +164,18 @@ std::vector<std::string> EngineTest::host_args(const HostOptions& options) const
     args.push_back("--shell");
     args.push_back(options.shell);
   }
+  if (const auto mode = exec_agent_mode()) {
+    args.push_back("--exec-agent");
+    args.push_back(*mode);
+  }
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   return args;
+}
+
+std::optional<std::string> EngineTest::exec_agent_mode() {
+  const char* mode = std::getenv("VC_TEST_EXEC_AGENT");
+  if (mode == nullptr || *mode == '\0') return std::nullopt;
+  return std::string(mode);
 }
 
 test::Environment EngineTest::host_environment_for(const HostOptions& options) const {
@@ -210,6 +220,7 @@ void EngineTest::close_host(std::unique_ptr<test::McpClient>& host) {
 
 std::unique_ptr<test::BackendDriver> EngineTest::open_backend(const Json& extra_options) {
   Json options = {{engine().address_option, engine().address()}, {"image", kDebianImage}};
+  if (const auto mode = exec_agent_mode()) options["exec-agent"] = *mode;
   for (const auto& [name, value] : extra_options.items()) options[name] = value;
   const auto state = state_dir_->path() / "driver";
   std::filesystem::create_directories(state);

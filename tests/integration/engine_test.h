@@ -70,6 +70,11 @@ class EngineTest : public ::testing::TestWithParam<const test::ContainerEngine*>
   // Closes the host gracefully and expects a clean exit (sanitizers report through the code).
   void close_host(std::unique_ptr<test::McpClient>& host);
 
+  // How commands reach the computer in this run: VC_TEST_EXEC_AGENT (auto, on, off) passed as
+  // --exec-agent; nullopt (the plugin's default, auto) when unset. The test command runs the
+  // exec and file suites once more with it set to off (tests/integration/CMakeLists.txt).
+  static std::optional<std::string> exec_agent_mode();
+
   // The backend plugin, driven directly through the C ABI.
   std::unique_ptr<test::BackendDriver> open_backend(const Json& extra_options = Json::object());
   // The create request the host would send for `id` with the fixture's defaults.

@@ -93,4 +93,26 @@ inline constexpr vc_option_decl kDesktopImageContextOption = {
     .env_var = nullptr,
 };
 
+inline constexpr vc_option_decl kExecAgentOption = {
+    .struct_size = sizeof(vc_option_decl),
+    .type = VC_OPTION_STRING,
+    .name = "exec-agent",
+    .help = "How commands reach a computer: auto runs them through the small exec agent the "
+            "plugin puts in each computer (a few milliseconds a command) and falls back to the "
+            "engine's exec where it cannot run; on fails instead of falling back; off always "
+            "uses the engine's exec (docs/exec-agent.md)",
+    .default_value = "auto",
+    .env_var = nullptr,
+};
+
+inline constexpr vc_option_decl kExecAgentBinaryOption = {
+    .struct_size = sizeof(vc_option_decl),
+    .type = VC_OPTION_STRING,
+    .name = "exec-agent-binary",
+    .help = "The exec agent program copied into computers (default: exec-agent/vc-exec-agent "
+            "installed beside this plugin)",
+    .default_value = nullptr,
+    .env_var = nullptr,
+};
+
 }  // namespace vc::container

@@ -197,6 +197,33 @@ std::optional<BackendOptions> parse_backend_options(const nlohmann::json& config
     }
     parsed.desktop_image_context = context.get<std::string>();
   }
+
+  // --- exec agent -----------------------------------------------------------------------------
+  const auto& agent = option_value(options, option_names::kExecAgent);
+  if (!agent.is_null()) {
+    const std::string mode = agent.is_string() ? agent.get<std::string>() : std::string();
+    if (mode == "auto") {
+      parsed.exec_agent = ExecAgentMode::kAuto;
+    } else if (mode == "on") {
+      parsed.exec_agent = ExecAgentMode::kOn;
+    } else if (mode == "off") {
+      parsed.exec_agent = ExecAgentMode::kOff;
+    } else {
+      error = "--exec-agent must be auto, on or off; got " + quoted(agent);
+      return std::nullopt;
+    }
+  }
+  const auto& agent_binary = option_value(options, option_names::kExecAgentBinary);
+  if (!agent_binary.is_null()) {
+    if (!agent_binary.is_string() || (!agent_binary.get<std::string>().empty() &&
+                                      agent_binary.get<std::string>().front() != '/')) {
+      error = "--exec-agent-binary must be an absolute file path such as "
+              "/usr/local/lib/mcp-virtual-computer/backends/exec-agent/vc-exec-agent; got " +
+              quoted(agent_binary);
+      return std::nullopt;
+    }
+    parsed.exec_agent_binary = agent_binary.get<std::string>();
+  }
   return parsed;
 }
 

@@ -27,6 +27,8 @@ inline constexpr const char* kHarden = "harden";
 inline constexpr const char* kCreateOverrides = "create-overrides";
 inline constexpr const char* kEngineTimeout = "engine-timeout";
 inline constexpr const char* kDesktopImageContext = "desktop-image-context";
+inline constexpr const char* kExecAgent = "exec-agent";
+inline constexpr const char* kExecAgentBinary = "exec-agent-binary";
 }  // namespace option_names
 
 // Defaults (the textual forms are what --help shows).
@@ -36,6 +38,11 @@ inline constexpr const char* kDefaultImage = "mcp-virtual-computer-desktop:bookw
 inline constexpr std::int64_t kDefaultEngineTimeoutSeconds = 30;
 // Docker refuses smaller memory limits at create time; checking here gives a clearer message.
 inline constexpr std::int64_t kMinimumMemoryBytes = 6 * 1024 * 1024;
+
+// How commands reach a computer (docs/exec-agent.md): through the in-computer exec agent,
+// falling back to the engine's exec where it cannot run (auto); the agent or an error (on);
+// the engine's exec only (off).
+enum class ExecAgentMode { kAuto, kOn, kOff };
 
 struct BackendOptions {
   std::string engine_address;  // as given (parsed and checked by parse_backend_options)
@@ -49,6 +56,9 @@ struct BackendOptions {
   std::chrono::milliseconds engine_timeout{std::chrono::seconds(kDefaultEngineTimeoutSeconds)};
   // Where the desktop image's build context is; empty = beside the plugin file.
   std::string desktop_image_context;
+  ExecAgentMode exec_agent = ExecAgentMode::kAuto;
+  // The agent program copied into computers; empty = the one installed beside the plugin.
+  std::string exec_agent_binary;
 };
 
 // Parses the create_backend() config. `address_option` is the engine address option's name

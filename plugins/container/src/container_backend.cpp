@@ -12,7 +12,7 @@
 #include "death_watch.h"
 #include "desktop_channel.h"
 #include "exec_request.h"
-#include "exec_session.h"
+#include "command_dispatch.h"
 #include "image_ensure.h"
 #include "tool_instructions.h"
 
@@ -454,16 +454,16 @@ vc_status ContainerBackend::exec(const nlohmann::json& request, std::string_view
                      stdin_copy = std::string(stdin_bytes)](
                         const std::shared_ptr<PendingOp>& pending) mutable {
     Record record = ctx_->computers.record(exec_request.computer_id);
-    // The session is made when its turn comes; until then a cancel withdraws the job.
-    auto session_slot = std::make_shared<std::weak_ptr<ExecSession>>();
+    // The command is made when its turn comes; until then a cancel withdraws the job.
+    auto command_slot = std::make_shared<std::weak_ptr<RunningCommand>>();
     auto ticket = record->execs.enqueue(
-        [this, record, pending, session_slot, exec_request = std::move(exec_request),
+        [this, record, pending, command_slot, exec_request = std::move(exec_request),
          stdin_copy = std::move(stdin_copy)](std::function<void()> lane_done) mutable {
           if (pending->cancel_requested()) {
             complete(pending, cancelled_failure());
             return lane_done();
           }
-          auto session = std::make_shared<ExecSession>(
+          run_command(
               *ctx_, record, std::move(exec_request), std::move(stdin_copy),
               [this, pending](vc_stream stream, std::string_view bytes) {
                 return tracker_->emit(pending, stream, bytes.data(), bytes.size());
@@ -471,17 +471,17 @@ vc_status ContainerBackend::exec(const nlohmann::json& request, std::string_view
               [this, pending, lane_done](Expected<nlohmann::json> outcome) {
                 complete(pending, std::move(outcome));
                 lane_done();
-              });
-          *session_slot = session;
-          session->start();
+              },
+              [pending] { return pending->cancel_requested(); },
+              [command_slot](std::shared_ptr<RunningCommand> command) { *command_slot = command; });
         });
     std::weak_ptr<ComputerRecord> weak_record = record;
-    pending->on_cancel([this, weak_record, ticket, session_slot, pending] {
+    pending->on_cancel([this, weak_record, ticket, command_slot, pending] {
       auto queued_in = weak_record.lock();
       if (queued_in && queued_in->execs.withdraw(ticket)) {
         return complete(pending, cancelled_failure());
       }
-      if (auto session = session_slot->lock()) session->cancel();
+      if (auto command = command_slot->lock()) command->cancel();
     });
   });
 }

@@ -1,32 +1,13 @@
 // desktop_image.cpp — the bundled image's identity and the location of its build context.
 #include "desktop_image.h"
 
-#include <dlfcn.h>
-
 #include <filesystem>
 #include <system_error>
 
 #include "desktop_image_version.h"  // generated: kGeneratedDesktopImageVersion
+#include "plugin_files.h"
 
 namespace vc::container {
-namespace {
-
-// Any function of this module: dladdr() maps it to the plugin file that holds it.
-void plugin_file_anchor() {}
-
-std::optional<std::filesystem::path> plugin_directory() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&plugin_file_anchor), &info) == 0 ||
-      info.dli_fname == nullptr) {
-    return std::nullopt;
-  }
-  std::error_code error;
-  auto file = std::filesystem::canonical(info.dli_fname, error);
-  if (error) return std::nullopt;
-  return file.parent_path();
-}
-
-}  // namespace
 
 std::string_view desktop_image_version() { return kGeneratedDesktopImageVersion; }
 

@@ -20,16 +20,8 @@ constexpr std::chrono::milliseconds kDrainGrace{2000};
 constexpr std::chrono::milliseconds kExitedDrainGrace{200};
 // Exec inspect polling for that case: first after this, then at this interval.
 constexpr std::chrono::milliseconds kMainProcessPollInterval{500};
-// Retry delay when the host answers VC_E_BACKPRESSURE.
-constexpr std::chrono::milliseconds kBackpressureRetry{5};
-// Output the host has refused (backpressure) is held up to this much; beyond it the command
-// is stopped as if it had hit the output limit rather than buffered without bound.
-constexpr std::uint64_t kMaxPendingBytes = 64ull << 20;
 // How much of the output start is kept to recognise the engine's own start failures.
 constexpr std::size_t kFirstOutputKept = 512;
-// Looks at the container after a command died of a signal, and the pause between them.
-constexpr int kDeathChecks = 4;
-constexpr std::chrono::milliseconds kDeathRecheckDelay{200};
 
 }  // namespace
 
@@ -37,8 +29,15 @@ ExecSession::ExecSession(BackendContext& ctx, std::shared_ptr<ComputerRecord> re
                          ExecRequest request, std::string stdin_bytes, Emit emit,
                          Callback<nlohmann::json> done)
     : ctx_(ctx), record_(std::move(record)), request_(std::move(request)),
-      stdin_bytes_(std::move(stdin_bytes)), emit_(std::move(emit)), done_(std::move(done)),
-      container_(container_name(request_.computer_id)) {}
+      stdin_bytes_(std::move(stdin_bytes)), done_(std::move(done)),
+      container_(container_name(request_.computer_id)) {
+  output_ = std::make_shared<ExecOutput>(
+      ctx_.loop, ctx_.log, "exec in container " + container_, std::move(emit),
+      request_.output_limit, [this](ExecOutput::Stop why) {
+        stop(why == ExecOutput::Stop::kOutputLimit ? StopReason::kOutputLimit
+                                                   : StopReason::kHostGone);
+      });
+}
 
 ExecSession::~ExecSession() = default;
 
@@ -72,7 +71,7 @@ void ExecSession::on_exec_created(Expected<std::string> exec_id) {
     }
     if (failure.status == VC_E_COMPUTER_STOPPED ||
         (failure.status == VC_E_NOT_FOUND && !record_->container_id.empty())) {
-      return conclude_not_running(failure);
+      return finish(computer_not_running_failure(ctx_, scene()));
     }
     return finish(failure);
   }
@@ -114,64 +113,8 @@ void ExecSession::on_output(engine::StreamKind kind, std::string_view bytes) {
   if (first_output_.size() < kFirstOutputKept) {
     first_output_.append(bytes.substr(0, kFirstOutputKept - first_output_.size()));
   }
-  const std::uint64_t before = output_total_;
-  output_total_ += bytes.size();
   if (stop_reason_) return;  // draining after a stop: read and discard
-
-  vc_stream stream = kind == engine::StreamKind::kStdout ? VC_STREAM_STDOUT : VC_STREAM_STDERR;
-  const std::uint64_t limit = request_.output_limit;
-  if (limit != 0 && output_total_ > limit) {
-    // Deliver what fits under the limit, then stop the command.
-    const std::uint64_t room = before < limit ? limit - before : 0;
-    if (room > 0) deliver(stream, bytes.substr(0, static_cast<std::size_t>(room)));
-    return stop(StopReason::kOutputLimit);
-  }
-  deliver(stream, bytes);
-}
-
-void ExecSession::deliver(vc_stream stream, std::string_view bytes) {
-  if (bytes.empty()) return;
-  if (pending_.empty()) {
-    vc_status status = emit_(stream, bytes);
-    if (status == VC_OK) return;
-    if (status == VC_NOTE_TRUNCATED) return stop(StopReason::kOutputLimit);
-    if (status != VC_E_BACKPRESSURE) return stop(StopReason::kHostGone);
-  }
-  // Keep the order: once something waits, everything after it waits too.
-  pending_.emplace_back(stream, std::string(bytes));
-  pending_bytes_ += bytes.size();
-  if (pending_bytes_ > kMaxPendingBytes) {
-    ctx_.log.warn("exec in container " + container_ + ": the host stopped taking output; "
-                  "stopping the command");
-    return stop(StopReason::kOutputLimit);
-  }
-  if (!retry_timer_) retry_timer_ = std::make_unique<engine::LoopTimer>(ctx_.loop);
-  if (!retry_timer_->active()) {
-    std::weak_ptr<ExecSession> weak = weak_from_this();
-    retry_timer_->start(kBackpressureRetry, [weak] {
-      if (auto self = weak.lock()) self->flush_pending();
-    });
-  }
-}
-
-void ExecSession::flush_pending() {
-  while (!pending_.empty() && done_ != nullptr) {
-    auto& [stream, bytes] = pending_.front();
-    vc_status status = emit_(stream, bytes);
-    if (status == VC_E_BACKPRESSURE) {
-      std::weak_ptr<ExecSession> weak = weak_from_this();
-      retry_timer_->start(kBackpressureRetry, [weak] {
-        if (auto self = weak.lock()) self->flush_pending();
-      });
-      return;
-    }
-    pending_bytes_ -= bytes.size();
-    pending_.pop_front();
-    if (status == VC_NOTE_TRUNCATED) stop(StopReason::kOutputLimit);
-    if (status != VC_OK && status != VC_NOTE_TRUNCATED) stop(StopReason::kHostGone);
-  }
-  // The stream may have ended while output waited: the result can go out now.
-  if (pending_.empty() && stream_ended_) read_exit_code();
+  output_->take(kind == engine::StreamKind::kStdout ? VC_STREAM_STDOUT : VC_STREAM_STDERR, bytes);
 }
 
 void ExecSession::stop(StopReason reason) {
@@ -238,8 +181,11 @@ void ExecSession::on_stream_end(engine::Result<void> end) {
   if (poll_timer_) poll_timer_->stop();
   if (grace_timer_) grace_timer_->stop();
   stream_.reset();
-  if (pending_.empty()) read_exit_code();
-  // else flush_pending() reads the exit code once the host has taken the rest
+  // The result goes out once the host has taken every byte of the output.
+  std::weak_ptr<ExecSession> weak = weak_from_this();
+  output_->when_delivered([weak] {
+    if (auto self = weak.lock()) self->read_exit_code();
+  });
 }
 
 void ExecSession::read_exit_code() {
@@ -257,108 +203,44 @@ void ExecSession::read_exit_code() {
 
 void ExecSession::conclude(std::optional<std::int64_t> exit_code) {
   if (done_ == nullptr) return;
-  auto result = [this](std::int64_t code, const char* outcome) {
-    return nlohmann::json{{"exit_code", code}, {"outcome", outcome}, {"duration_ms", elapsed_ms()}};
-  };
   if (stop_reason_ == StopReason::kCancelled || stop_reason_ == StopReason::kHostGone) {
     return finish(cancelled_failure());
   }
   // A killed command reports 137 (128 + SIGKILL).
-  if (stop_reason_ == StopReason::kTimedOut) return finish(result(exit_code.value_or(137), "timed_out"));
+  if (stop_reason_ == StopReason::kTimedOut) {
+    return finish(exec_result(exit_code.value_or(137), "timed_out", elapsed_ms()));
+  }
   if (stop_reason_ == StopReason::kOutputLimit) {
-    return finish(result(exit_code.value_or(137), "output_limit_exceeded"));
+    return finish(exec_result(exit_code.value_or(137), "output_limit_exceeded", elapsed_ms()));
   }
-  if (!exit_code) {
-    // No exit code: the stream broke or the exec vanished; is the computer still there?
-    return check_container_after_failure(-1, kDeathChecks);
-  }
+  if (!exit_code) return conclude_failed(-1);  // the stream broke or the exec vanished
   if (working_directory_missing(*exit_code)) {
     return finish(OpFailure{VC_E_INVALID_ARGUMENT,
                             "Working directory '" + *request_.working_directory +
                                 "' does not exist.",
                             error_details(ctx_.profile, "working_directory_missing", false)});
   }
-  if (*exit_code != 0) return check_container_after_failure(*exit_code, kDeathChecks);
-  finish(result(*exit_code, "exited"));
+  if (*exit_code != 0) return conclude_failed(*exit_code);
+  finish(exec_result(*exit_code, "exited", elapsed_ms()));
 }
 
-// The original's death check: a command that failed may have failed because the computer
-// went away. Inspect the container; if it is not running the command's result is not the
-// answer, the computer's death is. A container being killed takes the engine a moment to
-// notice after its processes are gone, so a command that died of a signal (exit code >= 128,
-// or none at all) gets a few more looks before it counts as an ordinary failure.
-void ExecSession::check_container_after_failure(std::int64_t exit_code, int looks_left) {
-  inspect_container(
-      ctx_, nullptr, container_,
-      [self = shared_from_this(), exit_code, looks_left](Expected<std::optional<nlohmann::json>> r) {
-        if (!r.ok() && r.failure().status == VC_E_UNAVAILABLE) {
-          // The engine itself is gone (restarting, stopped): that says nothing about the
-          // computer, so it is not reported as the computer's death.
-          return self->finish(self->engine_lost(r.failure().message));
-        }
-        bool running = r.ok() && r.value() && is_running(*r.value());
-        if (!running) {
-          return self->conclude_not_running(
-              OpFailure{VC_E_COMPUTER_DIED, "container is not running", nullptr});
-        }
-        const bool killed = exit_code < 0 || exit_code >= 128;
-        if (killed && looks_left > 1) {
-          std::weak_ptr<ExecSession> weak = self;
-          bool posted = self->ctx_.loop.post_after(kDeathRecheckDelay, [weak, exit_code, looks_left] {
-            if (auto session = weak.lock()) {
-              session->check_container_after_failure(exit_code, looks_left - 1);
-            }
-          });
-          if (posted) return;
-        }
-        if (exit_code < 0) {
-          std::string why = self->stream_error_ ? self->stream_error_->message
-                                                : "the engine reported no exit code";
-          // Nobody can read the command's output any more: it must not go on running unseen.
-          if (!self->exec_id_.empty()) {
-            kill_exec_process_group(self->ctx_, self->exec_id_, self->container_, [](KillPath) {});
-          }
-          return self->finish(OpFailure{VC_E_FAILED,
-                                        "Lost the command's output stream in container " +
-                                            self->container_ + ": " + why + ".",
-                                        error_details(self->ctx_.profile, "exec_stream_lost", true)});
-        }
-        self->finish(nlohmann::json{{"exit_code", exit_code},
-                                    {"outcome", "exited"},
-                                    {"duration_ms", self->elapsed_ms()}});
-      });
-}
-
-void ExecSession::conclude_not_running(const OpFailure& why) {
-  const bool stopped_by_us =
-      record_->stop_generation() != stop_generation_at_start_ || record_->stop_in_progress();
-  const std::string id = record_->container_id.empty() ? container_
-                                                       : short_container_id(record_->container_id);
-  if (!stopped_by_us && record_->engine_lost_since_running(ctx_.client.connection_losses())) {
-    return finish(engine_lost("the " + ctx_.profile.engine_display_name +
-                              " stopped the computer's container while it was away"));
+void ExecSession::conclude_failed(std::int64_t exit_code) {
+  std::string why = stream_error_ ? stream_error_->message : "the engine reported no exit code";
+  std::function<void()> kill_leftovers;
+  if (!exec_id_.empty()) {
+    kill_leftovers = [&ctx = ctx_, exec_id = exec_id_, container = container_] {
+      kill_exec_process_group(ctx, exec_id, container, [](KillPath) {});
+    };
   }
-  if (stopped_by_us) {
-    return finish(OpFailure{VC_E_COMPUTER_STOPPED,
-                            "Sandbox has been stopped: computer '" + request_.computer_id +
-                                "' was restarted, reset or removed while the command ran.",
-                            error_details(ctx_.profile, "computer_stopped", true)});
-  }
-  (void)why;
-  finish(OpFailure{VC_E_COMPUTER_DIED, "Sandbox " + id + " died during command execution",
-                   error_details(ctx_.profile, "computer_died", false)});
+  conclude_failed_command(ctx_, scene(), exit_code, elapsed_ms(), std::move(why),
+                          std::move(kill_leftovers),
+                          [self = shared_from_this()](Expected<nlohmann::json> outcome) {
+                            self->finish(std::move(outcome));
+                          });
 }
 
-// An engine restart is not the computer's death: the command's fate is unknown, the
-// computer and its files are not touched, and the host's next call brings it up again.
-OpFailure ExecSession::engine_lost(const std::string& why) const {
-  return OpFailure{VC_E_UNAVAILABLE,
-                   "The " + ctx_.profile.engine_display_name + " at " + ctx_.address +
-                       " went away while a command ran in computer '" + request_.computer_id +
-                       "' (" + why + "); whether the command finished is unknown. The computer "
-                       "and its files are kept: the next call starts it again once the engine "
-                       "answers.",
-                   error_details(ctx_.profile, "engine_lost", true)};
+CommandScene ExecSession::scene() const {
+  return CommandScene{record_, request_.computer_id, container_, stop_generation_at_start_};
 }
 
 bool ExecSession::working_directory_missing(std::int64_t exit_code) const {
@@ -375,7 +257,7 @@ void ExecSession::finish(Expected<nlohmann::json> outcome) {
   if (deadline_timer_) deadline_timer_->stop();
   if (poll_timer_) poll_timer_->stop();
   if (grace_timer_) grace_timer_->stop();
-  if (retry_timer_) retry_timer_->stop();
+  output_->close();
   auto done = std::move(done_);
   done_ = nullptr;
   done(std::move(outcome));

@@ -6,6 +6,7 @@
 
 #include <vc_engine/url.h>
 
+#include "command_dispatch.h"
 #include "computer_info.h"
 #include "computer_naming.h"
 #include "desktop_access.h"
@@ -128,13 +129,13 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
  private:
   void check_readiness() {
     if (is_cancelled(scope_)) return done_(cancelled_failure());
-    HelperExecRequest probe;
-    probe.container = name_;
-    probe.argv = {shell_, "-c", std::string("echo ") + kReadinessMarker};
-    probe.timeout = kReadinessTimeout;
-    run_helper_exec(ctx_, scope_, probe, [self = shared_from_this()](Expected<HelperExecResult> r) {
-      self->on_readiness(std::move(r));
-    });
+    // By the path commands take (the exec agent, by default), which also makes the agent ready
+    // before the first command.
+    run_probe_command(ctx_, record_, {shell_, "-c", std::string("echo ") + kReadinessMarker},
+                      kReadinessTimeout, [self = shared_from_this()](Expected<HelperExecResult> r) {
+                        if (is_cancelled(self->scope_)) return self->done_(cancelled_failure());
+                        self->on_readiness(std::move(r));
+                      });
   }
 
   void on_readiness(Expected<HelperExecResult> probe) {

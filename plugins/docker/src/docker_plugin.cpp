@@ -52,6 +52,8 @@ constexpr const vc_option_decl* kOptions[] = {&kDockerHostOption,
                                               &vc::container::kCreateOverridesOption,
                                               &vc::container::kEngineTimeoutOption,
                                               &vc::container::kDesktopImageContextOption,
+                                              &vc::container::kExecAgentOption,
+                                              &vc::container::kExecAgentBinaryOption,
                                               nullptr};
 
 constexpr vc_plugin_descriptor kDescriptor = {

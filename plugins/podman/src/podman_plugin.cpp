@@ -134,6 +134,8 @@ constexpr const vc_option_decl* kOptions[] = {&kPodmanSocketOption,
                                               &vc::container::kCreateOverridesOption,
                                               &vc::container::kEngineTimeoutOption,
                                               &vc::container::kDesktopImageContextOption,
+                                              &vc::container::kExecAgentOption,
+                                              &vc::container::kExecAgentBinaryOption,
                                               nullptr};
 
 constexpr vc_plugin_descriptor kDescriptor = {
