@@ -14,17 +14,6 @@ namespace {
 constexpr std::chrono::seconds kTimeoutSlack{10};
 constexpr std::chrono::seconds kCancelSlack{5};
 
-// The agent's exit document is read without trusting its types: a field of another type counts
-// as absent.
-std::string text_field(const nlohmann::json& document, const char* key) {
-  auto it = document.find(key);
-  return it != document.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-std::int64_t integer_field(const nlohmann::json& document, const char* key, std::int64_t absent) {
-  auto it = document.find(key);
-  return it != document.end() && it->is_number_integer() ? it->get<std::int64_t>() : absent;
-}
-
 }  // namespace
 
 AgentExecSession::AgentExecSession(BackendContext& ctx, std::shared_ptr<ComputerRecord> record,
@@ -61,7 +50,7 @@ void AgentExecSession::start() {
     auto self = weak.lock();
     if (self && self->done_ && !self->stop_reason_) self->output_->take(stream, bytes);
   };
-  events.exited = [weak](const nlohmann::json& exit) {
+  events.exited = [weak](const AgentExit& exit) {
     if (auto self = weak.lock()) self->on_exit(exit);
   };
   events.refused = [weak](const std::string& message) {
@@ -92,7 +81,7 @@ void AgentExecSession::stop(StopReason reason) {
   });
 }
 
-void AgentExecSession::on_exit(const nlohmann::json& exit) {
+void AgentExecSession::on_exit(const AgentExit& exit) {
   if (done_ == nullptr) return;
   stuck_timer_->stop();
   // The result goes out once the host has taken every byte of the output.
@@ -102,10 +91,10 @@ void AgentExecSession::on_exit(const nlohmann::json& exit) {
   });
 }
 
-void AgentExecSession::conclude(const nlohmann::json& exit) {
-  const std::string outcome = text_field(exit, "outcome");
-  const std::int64_t exit_code = integer_field(exit, "exit_code", -1);
-  const std::int64_t duration = integer_field(exit, "duration_ms", elapsed_ms());
+void AgentExecSession::conclude(const AgentExit& exit) {
+  const std::string& outcome = exit.outcome;
+  const std::int64_t exit_code = exit.exit_code;
+  const std::int64_t duration = exit.duration_ms.value_or(elapsed_ms());
   if (stop_reason_ == StopReason::kCancelled || stop_reason_ == StopReason::kHostGone) {
     return finish(cancelled_failure());
   }
@@ -114,7 +103,7 @@ void AgentExecSession::conclude(const nlohmann::json& exit) {
   }
   if (outcome == "timed_out") return finish(exec_result(exit_code, "timed_out", duration));
   if (outcome == "start_failed") {
-    const std::string code = text_field(exit, "error_code");
+    const std::string& code = exit.error_code;
     if (code == "cwd_missing" && request_.working_directory) {
       return finish(OpFailure{VC_E_INVALID_ARGUMENT,
                               "Working directory '" + *request_.working_directory +
@@ -123,7 +112,7 @@ void AgentExecSession::conclude(const nlohmann::json& exit) {
     }
     return finish(OpFailure{code == "cwd_unusable" ? VC_E_INVALID_ARGUMENT : VC_E_FAILED,
                             "The command could not start in computer " + request_.computer_id +
-                                ": " + text_field(exit, "error"),
+                                ": " + exit.error,
                             error_details(ctx_.profile, "exec_start_failed", false)});
   }
   if (outcome != "exited" || exit_code < 0) {

@@ -46,8 +46,8 @@ class AgentExecSession : public RunningCommand,
   enum class StopReason { kOutputLimit, kCancelled, kHostGone };
 
   void stop(StopReason reason);
-  void on_exit(const nlohmann::json& exit);
-  void conclude(const nlohmann::json& exit);
+  void on_exit(const AgentExit& exit);
+  void conclude(const AgentExit& exit);
   void on_refused(const std::string& message);
   void on_lost(const std::string& why);
   void on_agent_stuck();

@@ -150,23 +150,18 @@ void ExecAgentChannel::on_frame(exec_agent::Frame frame) {
     case FrameType::kExit: {
       auto events = std::move(it->second);
       commands_.erase(it);
-      auto exit = nlohmann::json::parse(frame.payload, nullptr, /*allow_exceptions=*/false);
-      if (!exit.is_object()) {
+      auto exit = parse_agent_exit(frame.payload);
+      if (!exit) {
         if (events.lost) events.lost("the exec agent's exit frame is not a JSON object");
         return;
       }
-      if (events.exited) events.exited(exit);
+      if (events.exited) events.exited(*exit);
       return;
     }
     case FrameType::kError: {
       auto events = std::move(it->second);
       commands_.erase(it);
-      auto error = nlohmann::json::parse(frame.payload, nullptr, /*allow_exceptions=*/false);
-      const std::string message = error.is_object() && error.contains("message") &&
-                                          error["message"].is_string()
-                                      ? error["message"].get<std::string>()
-                                      : frame.payload;
-      if (events.refused) events.refused(message);
+      if (events.refused) events.refused(agent_error_message(frame.payload));
       return;
     }
     default:
@@ -175,13 +170,9 @@ void ExecAgentChannel::on_frame(exec_agent::Frame frame) {
 }
 
 void ExecAgentChannel::on_hello(const std::string& payload) {
-  auto hello = nlohmann::json::parse(payload, nullptr, /*allow_exceptions=*/false);
-  const std::string version = hello.is_object() && hello.contains("version") &&
-                                      hello["version"].is_string()
-                                  ? hello["version"].get<std::string>()
-                                  : std::string("(none)");
-  const bool same_protocol = hello.is_object() && hello.contains("protocol") &&
-                             hello["protocol"] == exec_agent::kProtocolVersion;
+  const auto hello = parse_agent_hello(payload);
+  const std::string version = hello && !hello->version.empty() ? hello->version : "(none)";
+  const bool same_protocol = hello && hello->protocol == exec_agent::kProtocolVersion;
   if (version != exec_agent_version() || !same_protocol) {
     close_stream(/*kill=*/false);  // its stdin closed: the old agent ends by itself
     if (installed_this_open_) {

@@ -34,6 +34,7 @@
 
 #include "cancel_scope.h"
 #include "container_calls.h"
+#include "exec_agent_documents.h"
 
 namespace vc::container {
 
@@ -42,7 +43,7 @@ class ExecAgentChannel : public std::enable_shared_from_this<ExecAgentChannel> {
   // What one command hears from the agent; exactly one of exited, refused or lost ends it.
   struct CommandEvents {
     std::function<void(vc_stream stream, std::string_view bytes)> output;
-    std::function<void(const nlohmann::json& exit)> exited;  // the exit frame's document
+    std::function<void(const AgentExit& exit)> exited;
     std::function<void(const std::string& message)> refused;  // the agent's error frame
     std::function<void(const std::string& why)> lost;          // the channel ended first
   };
