@@ -11,6 +11,7 @@
 #include "server/fatal_signal.h"
 #include "server/http_server.h"
 #include "server/logging_setup.h"
+#include "server/memory_policy.h"
 #include "server/standard_descriptors.h"
 #include "server/stdio_server.h"
 
@@ -41,6 +42,7 @@ int list_plugins(const vc::cli::ServerConfig& config) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  vc::server::set_memory_policy();
   vc::server::open_missing_standard_descriptors();
   vc::server::install_fatal_signal_report();  // writes to descriptor 2, which now exists
   vc::server::install_stderr_logging();  // before anything can log: stdout is the protocol's

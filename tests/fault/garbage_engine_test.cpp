@@ -3,6 +3,7 @@
 // spoiled call ends in a clear error naming the engine, the server keeps serving, the next
 // call works, and no descriptor is left behind.
 #include <memory>
+#include <thread>
 
 #include "engine_fault_proxy.h"
 #include "engine_test.h"
@@ -17,13 +18,14 @@ using fault::FaultRule;
 
 class GarbageEngineTest : public EngineTest {
  protected:
-  void start(std::vector<FaultRule> rules) {
+  void start(std::vector<FaultRule> rules, std::vector<std::string> extra_args = {}) {
     socket_dir_ = std::make_unique<test::TempDirectory>("vc-fault-proxy");
     proxy_ = std::make_unique<fault::EngineFaultProxy>(socket_dir_->path().string(),
                                                        engine().socket_path, std::move(rules));
     HostOptions options;
     options.default_address = false;
     options.extra_args = {"--" + engine().address_option, proxy_->address()};
+    options.extra_args.insert(options.extra_args.end(), extra_args.begin(), extra_args.end());
     host_ = start_host(options);
   }
   void TearDown() override {
@@ -81,8 +83,9 @@ TEST_P(GarbageEngineTest, AConnectionClosedWithoutAnAnswerFailsThatCallOnly) {
   expect_working();
 }
 
+// The engine's own exec stream (one per command): the exec agent's stream is the next case.
 TEST_P(GarbageEngineTest, AnExecStreamCutMidFrameFailsTheCommandAndLeavesNothingRunning) {
-  start({});
+  start({}, {"--exec-agent", "off"});
   expect_working();
   const int descriptors = fault::settled_descriptor_count(host_->pid());
   // 13 bytes: the first frame's 8-byte header and 5 bytes of its 16-byte payload.
@@ -95,6 +98,27 @@ TEST_P(GarbageEngineTest, AnExecStreamCutMidFrameFailsTheCommandAndLeavesNothing
   // The command whose output nobody can read any more was killed.
   const auto left = wait_until_process_gone("sleep");
   EXPECT_EQ(std::find(left.begin(), left.end(), "sleep"), left.end());
+  expect_working();
+  EXPECT_EQ(fault::settled_descriptor_count(host_->pid()), descriptors);
+}
+
+// The exec agent's stream cut in the middle of its hello (after the agent was copied in and
+// answered once): the channel starts the agent again and the command runs; nothing leaks.
+TEST_P(GarbageEngineTest, AnExecAgentStreamCutMidFrameIsStartedAgainAndTheCommandRuns) {
+  start({});
+  expect_working();
+  const int descriptors = fault::settled_descriptor_count(host_->pid());
+  // The next agent start is cut 13 bytes into its answer: the 8-byte header of the stream's
+  // first frame and 5 bytes of the agent's hello.
+  proxy_->add_rule(FaultRule{"POST", "/exec/", Fault::kCutAfterBodyBytes, 13, 1});
+  const auto killed = engine().run_cli(
+      {"exec", container_name(), "sh", "-c",
+       "for p in /proc/[0-9]*; do [ \"$(readlink $p/exe)\" = /.mcp-virtual-computer/vc-exec-agent ] "
+       "&& kill -9 ${p#/proc/}; done"});
+  ASSERT_TRUE(killed.ok()) << killed.describe({"exec", "kill the agent"});
+  std::this_thread::sleep_for(500ms);  // the channel sees its stream end
+  EXPECT_EQ(execute(*host_, {{"command", "echo after-the-cut"}}, 120s)["stdout"], "after-the-cut\n");
+  EXPECT_EQ(proxy_->faults_served(), 1);
   expect_working();
   EXPECT_EQ(fault::settled_descriptor_count(host_->pid()), descriptors);
 }

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <chrono>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -38,10 +37,6 @@ struct BackendContext {
   const HostLog log;
   ComputerRegistry computers;
   const std::string address;  // as shown in messages: unix:///var/run/docker.sock
-
-  // The exec agent's archive, read from disk when first copied into a computer and kept
-  // (command_dispatch.cpp). EngineLoop thread.
-  std::optional<std::string> exec_agent_archive;
 
   // Set on the EngineLoop thread when destroy() begins: from then on no flow may start another
   // engine call (the client is destroyed before the loop has finished stopping).

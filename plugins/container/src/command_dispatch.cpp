@@ -14,19 +14,13 @@ namespace {
 
 constexpr std::size_t kProbeOutputKept = 64 * 1024;
 
-// The agent's archive, read from disk on first use and kept for the backend's life.
-Expected<std::string> agent_archive(BackendContext& ctx) {
-  if (ctx.exec_agent_archive) return *ctx.exec_agent_archive;
-  auto made = make_exec_agent_archive(ctx.options.exec_agent_binary);
-  if (made.ok()) ctx.exec_agent_archive = made.value();
-  return made;
-}
-
 std::shared_ptr<ExecAgentChannel> channel_of(BackendContext& ctx,
                                              const std::shared_ptr<ComputerRecord>& record) {
   if (!record->exec_agent) {
+    // Read from disk each time a computer needs a copy (once per new container): a megabyte
+    // kept in memory for that would be most of what the whole server holds.
     record->exec_agent = std::make_shared<ExecAgentChannel>(
-        ctx, record, [&ctx] { return agent_archive(ctx); });
+        ctx, record, [&ctx] { return make_exec_agent_archive(ctx.options.exec_agent_binary); });
   }
   return record->exec_agent;
 }

@@ -40,6 +40,10 @@ void ExecAgentChannel::open(Callback<Done> ready) {
   waiting_.push_back(std::move(ready));
   if (state_ != State::kClosed) return;  // an attempt is under way
   installed_this_open_ = false;
+  // In a container this channel has not yet seen an agent answer in (a new computer, or the
+  // first command since the server started), the program is copied in first: cheaper than
+  // starting a missing program and reading the engine's refusal.
+  if (answered_in_container_ != container_id()) return install("first use in this container");
   start_agent();
 }
 
@@ -110,13 +114,15 @@ void ExecAgentChannel::on_output(engine::StreamKind kind, std::string_view bytes
     if (!stream_) return;  // a frame closed the channel
   }
   if (!reader_.error().empty()) {
+    if (state_ == State::kStarting) {
+      // Before the hello, what is not a frame is the engine saying why it could not start the
+      // program ("OCI runtime exec failed: ... no such file or directory"): not an agent yet.
+      close_stream(/*kill=*/false);
+      return on_start_failed(early_output_);
+    }
     const std::string why = "the exec agent of computer " + computer_id_ + " sent " +
                             reader_.error() + ", which is not its protocol";
     ctx_.log.warn(why + "; the agent is restarted");
-    if (state_ == State::kStarting) {
-      close_stream(/*kill=*/true);
-      return on_start_failed(early_output_);
-    }
     reset(why, /*kill=*/true);
   }
 }
@@ -184,6 +190,7 @@ void ExecAgentChannel::on_hello(const std::string& payload) {
   state_ = State::kOpen;
   hello_timer_.reset();
   early_output_.clear();
+  answered_in_container_ = container_id();
   ctx_.log.debug("exec agent " + version + " ready in computer " + computer_id_);
   finish_open(Done{});
 }
@@ -209,6 +216,7 @@ void ExecAgentChannel::on_stderr(std::string_view bytes) {
 }
 
 void ExecAgentChannel::on_stream_end(engine::Result<void> end) {
+  if (!stream_) return;  // a stream this channel closed itself: already dealt with
   stream_.reset();
   hello_timer_.reset();
   if (state_ == State::kStarting) {
@@ -249,13 +257,13 @@ void ExecAgentChannel::install(const std::string& reason) {
   hello_timer_.reset();
   auto archive = make_archive_();
   if (!archive.ok()) return became_unusable(archive.failure().message);
-  ctx_.log.info("Copying the exec agent " + std::string(exec_agent_version()) +
-                " into computer " + computer_id_ + " (" + reason + ")");
+  ctx_.log.debug("Copying the exec agent " + std::string(exec_agent_version()) +
+                 " into computer " + computer_id_ + " (" + reason + ")");
   if (!scope_) scope_ = CancelScope::make();
   std::weak_ptr<ExecAgentChannel> weak = weak_from_this();
   auto scope = scope_;
   install_exec_agent(
-      ctx_, scope_, container_, std::make_shared<const std::string>(std::move(archive.value())),
+      ctx_, scope_, container_, std::move(archive.value()),
       [weak, scope](Expected<Done> installed) {
         auto self = weak.lock();
         if (!self || scope != self->scope_) return;

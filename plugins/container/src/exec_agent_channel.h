@@ -5,8 +5,10 @@
 // stdout, several at once, told apart by command id:
 //
 //   closed --open()--> starting: exec created and started, waiting for the agent's hello (10 s)
-//     - the program is missing, or says another version: copied in (installing), started again,
-//       once per open();
+//     - in a container no agent has answered in yet, the program is copied in first
+//       (installing);
+//     - the program is missing, or says another version: copied in, started again, once per
+//       open();
 //     - it still cannot run (a read-only root, another architecture, no hello): unusable for
 //       this container, and open() fails with VC_E_UNSUPPORTED and the reason (the caller falls
 //       back to the engine's exec, or fails, as --exec-agent says);
@@ -111,6 +113,7 @@ class ExecAgentChannel : public std::enable_shared_from_this<ExecAgentChannel> {
   std::string stderr_line_;
   std::string early_output_;  // what the engine or the agent said before the hello
   bool installed_this_open_ = false;
+  std::string answered_in_container_;  // the container an agent last said hello in
   // The container (full id) the agent was found unusable in, and why: decided once per
   // container, logged once.
   std::string unusable_container_;

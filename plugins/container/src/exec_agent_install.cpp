@@ -72,15 +72,14 @@ Expected<std::string> make_exec_agent_archive(std::string_view configured) {
 }
 
 void install_exec_agent(BackendContext& ctx, const std::shared_ptr<CancelScope>& scope,
-                        const std::string& container, std::shared_ptr<const std::string> archive,
-                        Callback<Done> done) {
+                        const std::string& container, std::string archive, Callback<Done> done) {
   if (ctx.shutting_down) return done(cancelled_failure());
   engine::HttpRequest request;
   request.method = "PUT";
   request.target = ctx.client.api_target(engine::query_target(
       "/containers/" + engine::url_encode(container) + "/archive", {{"path", "/"}}));
   request.content_type = "application/x-tar";
-  request.body = *archive;
+  request.body = std::move(archive);
   auto handle = ctx.client.request(
       std::move(request),
       [&ctx, container, done = std::move(done)](engine::Result<engine::HttpResponse> result) {

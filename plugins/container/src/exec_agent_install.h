@@ -35,7 +35,6 @@ Expected<std::string> exec_agent_archive_of(std::string_view program);
 // PUT /containers/{container}/archive?path=/ with `archive`. A read-only root filesystem, or an
 // engine that refuses, fails with the engine's reason. EngineLoop thread.
 void install_exec_agent(BackendContext& ctx, const std::shared_ptr<CancelScope>& scope,
-                        const std::string& container, std::shared_ptr<const std::string> archive,
-                        Callback<Done> done);
+                        const std::string& container, std::string archive, Callback<Done> done);
 
 }  // namespace vc::container
