@@ -165,7 +165,10 @@ void parse_with(const vc::plugins::PluginInfo& info, std::string_view arguments)
   const vc::cli::ParseOutcome outcome = vc::cli::parse_command_line(
       static_cast<int>(argv.size()), argv.data(), &info, "", out, err);
   const std::string errors = err.str();
-  if (outcome.exit_code == 1 && errors.find(" declares ") != std::string::npos &&
+  // The host's own words for a declaration it refused; an argument that merely contains
+  // " declares " (echoed back in a usage error) is not one.
+  const std::string refusal = "the " + info.name + " backend (" + info.path.string() + ") declares ";
+  if (outcome.exit_code == 1 && errors.find(refusal) != std::string::npos &&
       errors.find("clashes with the host's") == std::string::npos) {
     __builtin_trap();  // registering an accepted option failed for another reason
   }
