@@ -7,6 +7,7 @@
 
 #include "cli/command_line.h"
 #include "operator/computers_command.h"
+#include "plugins/plugin_discovery.h"
 #include "plugins/plugin_search.h"
 #include "server/fatal_signal.h"
 #include "server/http_server.h"

@@ -1,74 +1,57 @@
 // base64.cpp — see base64.h.
 #include "common/base64.h"
 
-#include <array>
-#include <cstdint>
+#include <openssl/evp.h>
+
+#include <climits>
 
 namespace vc {
 namespace {
 
-constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+// EVP_EncodeBlock and EVP_DecodeBlock take an int length; larger inputs go in slices whose
+// length is a multiple of 3 (encoding) or 4 (decoding), so the slices join seamlessly.
+constexpr size_t kSliceBytes = size_t{3} << 28;
 
-constexpr std::array<int8_t, 256> decode_table() {
-  std::array<int8_t, 256> table{};
-  for (auto& entry : table) entry = -1;
-  for (int i = 0; i < 64; ++i) table[static_cast<unsigned char>(kAlphabet[i])] = static_cast<int8_t>(i);
-  return table;
+const unsigned char* bytes_of(std::string_view text) {
+  return reinterpret_cast<const unsigned char*>(text.data());
 }
 
 }  // namespace
 
 std::string base64_encode(std::string_view bytes) {
   std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const uint32_t n = (uint32_t{static_cast<uint8_t>(bytes[i])} << 16) |
-                       (uint32_t{static_cast<uint8_t>(bytes[i + 1])} << 8) |
-                       uint32_t{static_cast<uint8_t>(bytes[i + 2])};
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += kAlphabet[n & 63];
+  out.resize((bytes.size() + 2) / 3 * 4);
+  size_t written = 0;
+  for (size_t at = 0; at < bytes.size(); at += kSliceBytes) {
+    const std::string_view slice = bytes.substr(at, kSliceBytes);
+    written += static_cast<size_t>(
+        EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data() + written), bytes_of(slice),
+                        static_cast<int>(slice.size())));
   }
-  if (i < bytes.size()) {
-    uint32_t n = uint32_t{static_cast<uint8_t>(bytes[i])} << 16;
-    const bool two = i + 1 < bytes.size();
-    if (two) n |= uint32_t{static_cast<uint8_t>(bytes[i + 1])} << 8;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += two ? kAlphabet[(n >> 6) & 63] : '=';
-    out += '=';
-  }
+  out.resize(written);
   return out;
 }
 
 std::optional<std::string> base64_decode(std::string_view text) {
-  static constexpr auto kTable = decode_table();
   if (text.size() % 4 != 0) return std::nullopt;
+  // EVP_DecodeBlock trims surrounding whitespace and reports padding as zero bytes: strip the
+  // padding here and accept only what re-encodes to exactly `text`.
+  size_t padding = 0;
+  while (padding < 2 && padding < text.size() && text[text.size() - 1 - padding] == '=') ++padding;
   std::string out;
-  out.reserve(text.size() / 4 * 3);
-  for (size_t i = 0; i < text.size(); i += 4) {
-    const bool last = i + 4 == text.size();
-    int values[4];
-    int padding = 0;
-    for (int j = 0; j < 4; ++j) {
-      const char c = text[i + j];
-      if (c == '=' && last && j >= 2) {
-        values[j] = 0;
-        ++padding;
-        continue;
-      }
-      if (padding > 0) return std::nullopt;  // data after padding
-      values[j] = kTable[static_cast<unsigned char>(c)];
-      if (values[j] < 0) return std::nullopt;
-    }
-    const uint32_t n = (uint32_t(values[0]) << 18) | (uint32_t(values[1]) << 12) |
-                       (uint32_t(values[2]) << 6) | uint32_t(values[3]);
-    out += static_cast<char>((n >> 16) & 0xff);
-    if (padding < 2) out += static_cast<char>((n >> 8) & 0xff);
-    if (padding < 1) out += static_cast<char>(n & 0xff);
+  out.resize(text.size() / 4 * 3);
+  size_t written = 0;
+  const size_t slice_chars = kSliceBytes / 3 * 4;
+  for (size_t at = 0; at < text.size(); at += slice_chars) {
+    const std::string_view slice = text.substr(at, slice_chars);
+    const int decoded =
+        EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data() + written), bytes_of(slice),
+                        static_cast<int>(slice.size()));
+    if (decoded < 0) return std::nullopt;
+    written += static_cast<size_t>(decoded);
   }
+  out.resize(written - padding);
+  if (base64_encode(out) != text) return std::nullopt;
   return out;
 }
 

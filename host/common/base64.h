@@ -1,5 +1,5 @@
-// base64.h — standard base64 (RFC 4648 §4, with padding), for file contents that cross the
-// container boundary as text.
+// base64.h — standard base64 (RFC 4648 section 4, with padding), for file contents that cross
+// the container boundary as text. The coding itself is OpenSSL's libcrypto.
 #pragma once
 
 #include <optional>
@@ -8,8 +8,11 @@
 
 namespace vc {
 
+// Any thread. One line: no line breaks however long the input.
 std::string base64_encode(std::string_view bytes);
-// nullopt when `text` is not canonical padded base64 (whitespace is not allowed).
+// Any thread. nullopt when `text` is not canonical padded base64: a length that is not a
+// multiple of 4, a character outside the alphabet, whitespace, padding anywhere but the end,
+// or set bits after the last byte (each byte string has exactly one encoding).
 std::optional<std::string> base64_decode(std::string_view text);
 
 }  // namespace vc

@@ -1,4 +1,5 @@
 // acquisition.cpp — validate → attach → (ensure_image → create), shared by its waiters.
+#include "backend_proxy/backend.h"
 #include "computers/acquisition.h"
 
 #include <algorithm>
@@ -36,12 +37,12 @@ class Acquisition::Ticket : public Cancellable {
   uint64_t waiter_id_;
 };
 
-Acquisition::Acquisition(std::shared_ptr<plugins::Backend> backend, RegistrySettings settings,
+Acquisition::Acquisition(std::shared_ptr<backend_proxy::Backend> backend, ComputerSettings settings,
                          Hooks hooks)
     : backend_(std::move(backend)), settings_(std::move(settings)), hooks_(std::move(hooks)) {}
 
-std::shared_ptr<Acquisition> Acquisition::start(std::shared_ptr<plugins::Backend> backend,
-                                                RegistrySettings settings, bool validate_first,
+std::shared_ptr<Acquisition> Acquisition::start(std::shared_ptr<backend_proxy::Backend> backend,
+                                                ComputerSettings settings, bool validate_first,
                                                 Hooks hooks) {
   auto acquisition =
       std::make_shared<Acquisition>(std::move(backend), std::move(settings), std::move(hooks));
@@ -73,7 +74,7 @@ void Acquisition::cancel() {
 }
 
 void Acquisition::validate() {
-  run_step(plugins::Operation::validate, Json::object(), [this](Expected<Json> result) {
+  run_step(backend_proxy::Operation::validate, Json::object(), [this](Expected<Json> result) {
     if (!result.ok()) return settle(result.failure());
     if (hooks_.validated) hooks_.validated();
     attach();
@@ -81,7 +82,7 @@ void Acquisition::validate() {
 }
 
 void Acquisition::attach() {
-  run_step(plugins::Operation::attach, attach_request(settings_), [this](Expected<Json> result) {
+  run_step(backend_proxy::Operation::attach, attach_request(settings_), [this](Expected<Json> result) {
     if (result.ok()) return settle(expected_computer(result.value()));
     if (result.failure().status != VC_E_NOT_FOUND) return settle(result.failure());
     spdlog::info("Computer '{}' does not exist yet; creating it.", settings_.computer_id);
@@ -90,14 +91,14 @@ void Acquisition::attach() {
 }
 
 void Acquisition::ensure_image() {
-  run_step(plugins::Operation::ensure_image, Json::object(), [this](Expected<Json> result) {
+  run_step(backend_proxy::Operation::ensure_image, Json::object(), [this](Expected<Json> result) {
     if (!result.ok()) return settle(result.failure());
     create();
   });
 }
 
 void Acquisition::create() {
-  run_step(plugins::Operation::create, create_request(settings_), [this](Expected<Json> result) {
+  run_step(backend_proxy::Operation::create, create_request(settings_), [this](Expected<Json> result) {
     if (!result.ok()) return settle(result.failure());
     settle(expected_computer(result.value()));
   });
@@ -105,8 +106,8 @@ void Acquisition::create() {
 
 // Starts one step. The completion callback owns the acquisition, so it lives exactly as long
 // as a step is running; `next` may use `this`.
-void Acquisition::run_step(plugins::Operation op, const Json& request, StepResult next) {
-  plugins::OpCallbacks callbacks;
+void Acquisition::run_step(backend_proxy::Operation op, const Json& request, StepResult next) {
+  backend_proxy::OpCallbacks callbacks;
   callbacks.on_emit = [self = shared_from_this()](vc_stream stream, std::string_view bytes) {
     if (stream != VC_STREAM_PROGRESS) return;
     if (auto event = read_progress_event(bytes)) self->broadcast(*event);

@@ -19,7 +19,7 @@
 #include "computers/computer_registry.h"
 #include "computers/computer_types.h"
 #include "computers/operation_documents.h"
-#include "plugins/backend.h"
+#include "backend_proxy/backend.h"
 
 namespace vc::computers {
 
@@ -36,8 +36,8 @@ class Acquisition : public std::enable_shared_from_this<Acquisition> {
   };
 
   // [loop-thread] Starts the first step; its completion arrives on a later loop turn.
-  static std::shared_ptr<Acquisition> start(std::shared_ptr<plugins::Backend> backend,
-                                            RegistrySettings settings, bool validate_first,
+  static std::shared_ptr<Acquisition> start(std::shared_ptr<backend_proxy::Backend> backend,
+                                            ComputerSettings settings, bool validate_first,
                                             Hooks hooks);
 
   // [loop-thread] Adds a caller. `progress` (may be empty) hears the latest progress event at
@@ -54,7 +54,7 @@ class Acquisition : public std::enable_shared_from_this<Acquisition> {
   void cancel();
 
   // Use start().
-  Acquisition(std::shared_ptr<plugins::Backend> backend, RegistrySettings settings, Hooks hooks);
+  Acquisition(std::shared_ptr<backend_proxy::Backend> backend, ComputerSettings settings, Hooks hooks);
 
  private:
   class Ticket;
@@ -69,14 +69,14 @@ class Acquisition : public std::enable_shared_from_this<Acquisition> {
   void attach();
   void ensure_image();
   void create();
-  void run_step(plugins::Operation op, const Json& request, StepResult next);
+  void run_step(backend_proxy::Operation op, const Json& request, StepResult next);
   Expected<ComputerInfo> expected_computer(const Json& result) const;
   void broadcast(const ProgressEvent& event);
   void leave(uint64_t waiter_id);
   void settle(Expected<ComputerInfo> outcome);
 
-  std::shared_ptr<plugins::Backend> backend_;
-  RegistrySettings settings_;
+  std::shared_ptr<backend_proxy::Backend> backend_;
+  ComputerSettings settings_;
   Hooks hooks_;
   std::vector<Waiter> waiters_;
   uint64_t next_waiter_id_ = 1;

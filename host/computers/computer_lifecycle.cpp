@@ -8,6 +8,7 @@
 #include <vc-backend-1/vc_op.h>
 #include <vc-backend-1/vc_status.h>
 
+#include "backend_proxy/backend.h"
 #include "computers/operation_documents.h"
 
 namespace vc::computers {
@@ -32,12 +33,12 @@ struct StepOptions {
 // keeps the next one from starting.
 class OpChain : public Cancellable, public std::enable_shared_from_this<OpChain> {
  public:
-  explicit OpChain(std::shared_ptr<plugins::Backend> backend) : backend_(std::move(backend)) {}
+  explicit OpChain(std::shared_ptr<backend_proxy::Backend> backend) : backend_(std::move(backend)) {}
 
 
   // Runs `op`; `next` hears its result. A cancelled chain answers VC_E_CANCELLED instead.
-  void run(plugins::Operation op, const Json& request, Step next, StepOptions options = StepOptions()) {
-    plugins::OpCallbacks callbacks;
+  void run(backend_proxy::Operation op, const Json& request, Step next, StepOptions options = StepOptions()) {
+    backend_proxy::OpCallbacks callbacks;
     callbacks.output_limit = options.output_limit;
     callbacks.on_emit = options.on_emit ? std::move(options.on_emit)
                                         : [](vc_stream, std::string_view) {};
@@ -60,7 +61,7 @@ class OpChain : public Cancellable, public std::enable_shared_from_this<OpChain>
   }
 
  private:
-  std::shared_ptr<plugins::Backend> backend_;
+  std::shared_ptr<backend_proxy::Backend> backend_;
   CancelHandle running_;
   bool cancelled_ = false;
 };
@@ -106,8 +107,8 @@ std::optional<ComputerInfo> find_computer(const std::vector<ComputerInfo>& compu
 }  // namespace
 
 struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
-  std::shared_ptr<plugins::Backend> backend;
-  RegistrySettings defaults;
+  std::shared_ptr<backend_proxy::Backend> backend;
+  ComputerSettings defaults;
   ComputerRegistry* registry = nullptr;
   bool validated = false;
 
@@ -118,7 +119,7 @@ struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
                       std::function<void(Failure)> fail) {
     // Every `next` starts a backend op, so `done` still never runs before the call returns.
     if (validated) return next();
-    chain->run(plugins::Operation::validate, Json::object(),
+    chain->run(backend_proxy::Operation::validate, Json::object(),
                [self = shared_from_this(), next = std::move(next),
                 fail = std::move(fail)](Expected<Json> result) {
                  if (!result.ok()) return fail(result.failure());
@@ -132,7 +133,7 @@ struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
   }
 
   // Validates (once), then runs change(): restart, factory reset, network access.
-  CancelHandle validated_change(plugins::Operation op, Json request, std::string computer_id,
+  CancelHandle validated_change(backend_proxy::Operation op, Json request, std::string computer_id,
                                 InfoDone done) {
     auto running = chain();
     auto shared_done = std::make_shared<InfoDone>(std::move(done));
@@ -149,7 +150,7 @@ struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
 
   // Runs a computer-changing op, inside the registry's maintenance window when it concerns
   // the server's own computer.
-  void change(const std::shared_ptr<OpChain>& chain, plugins::Operation op, const Json& request,
+  void change(const std::shared_ptr<OpChain>& chain, backend_proxy::Operation op, const Json& request,
               const std::string& computer_id, InfoDone done) {
     const bool maintained = owns_server_computer(computer_id);
     if (maintained) registry->begin_maintenance();
@@ -167,8 +168,8 @@ struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
   }
 };
 
-ComputerLifecycle::ComputerLifecycle(std::shared_ptr<plugins::Backend> backend,
-                                     RegistrySettings defaults, ComputerRegistry* registry)
+ComputerLifecycle::ComputerLifecycle(std::shared_ptr<backend_proxy::Backend> backend,
+                                     ComputerSettings defaults, ComputerRegistry* registry)
     : state_(std::make_shared<State>()) {
   state_->backend = std::move(backend);
   state_->defaults = std::move(defaults);
@@ -186,7 +187,7 @@ CancelHandle ComputerLifecycle::list(
   state_->validated_then(
       chain,
       [chain, shared_done] {
-        chain->run(plugins::Operation::list, Json::object(),
+        chain->run(backend_proxy::Operation::list, Json::object(),
                    [shared_done](Expected<Json> result) { (*shared_done)(read_list(result)); });
       },
       [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
@@ -208,7 +209,7 @@ CancelHandle ComputerLifecycle::prepare_image(ProgressFn progress,
       chain,
       [chain, shared_done, with_progress] {
         chain->run(
-            plugins::Operation::ensure_image, Json::object(),
+            backend_proxy::Operation::ensure_image, Json::object(),
             [shared_done](Expected<Json> result) {
               if (!result.ok()) return (*shared_done)(result.failure());
               const Json& document = result.value();
@@ -237,18 +238,18 @@ CancelHandle ComputerLifecycle::create(CreateSpec spec, ProgressFn progress, Inf
     }
   };
   auto create_step = [chain, state, spec, shared_done, with_progress] {
-    RegistrySettings settings = state->defaults;
+    ComputerSettings settings = state->defaults;
     settings.computer_id = spec.computer_id;
     settings.network_access = spec.network_access;
     settings.desktop_environment = spec.desktop_environment;
     chain->run(
-        plugins::Operation::create, create_request(settings),
+        backend_proxy::Operation::create, create_request(settings),
         [shared_done, id = spec.computer_id](Expected<Json> r) { (*shared_done)(info_for(r, id)); },
         with_progress);
   };
   auto image_step = [chain, shared_done, fail, create_step, with_progress] {
     chain->run(
-        plugins::Operation::ensure_image, Json::object(),
+        backend_proxy::Operation::ensure_image, Json::object(),
         [fail, create_step](Expected<Json> result) {
           if (!result.ok()) return fail(result.failure());
           create_step();
@@ -257,7 +258,7 @@ CancelHandle ComputerLifecycle::create(CreateSpec spec, ProgressFn progress, Inf
   };
   // Creating must not adopt an existing computer (the backend's create would), so look first.
   auto check_step = [chain, shared_done, fail, image_step, id = spec.computer_id] {
-    chain->run(plugins::Operation::list, Json::object(),
+    chain->run(backend_proxy::Operation::list, Json::object(),
                [fail, image_step, id](Expected<Json> result) {
                  auto listed = read_list(result);
                  if (!listed.ok()) return fail(listed.failure());
@@ -273,12 +274,12 @@ CancelHandle ComputerLifecycle::create(CreateSpec spec, ProgressFn progress, Inf
 }
 
 CancelHandle ComputerLifecycle::restart(const std::string& computer_id, InfoDone done) {
-  return state_->validated_change(plugins::Operation::restart, computer_request(computer_id),
+  return state_->validated_change(backend_proxy::Operation::restart, computer_request(computer_id),
                                   computer_id, std::move(done));
 }
 
 CancelHandle ComputerLifecycle::factory_reset(const std::string& computer_id, InfoDone done) {
-  return state_->validated_change(plugins::Operation::factory_reset,
+  return state_->validated_change(backend_proxy::Operation::factory_reset,
                                   computer_request(computer_id), computer_id, std::move(done));
 }
 
@@ -286,7 +287,7 @@ CancelHandle ComputerLifecycle::set_network_access(const std::string& computer_i
                                                    InfoDone done) {
   Json request = computer_request(computer_id);
   request["enabled"] = enabled;
-  return state_->validated_change(plugins::Operation::set_network_access, request, computer_id,
+  return state_->validated_change(backend_proxy::Operation::set_network_access, request, computer_id,
                                   std::move(done));
 }
 
@@ -294,7 +295,7 @@ CancelHandle ComputerLifecycle::set_desktop_environment(const std::string& compu
                                                         bool enabled, InfoDone done) {
   Json request = computer_request(computer_id);
   request["enabled"] = enabled;
-  return state_->validated_change(plugins::Operation::set_desktop_environment, request,
+  return state_->validated_change(backend_proxy::Operation::set_desktop_environment, request,
                                   computer_id, std::move(done));
 }
 
@@ -308,7 +309,7 @@ CancelHandle ComputerLifecycle::remove(const std::string& computer_id,
       [chain, state, computer_id, shared_done] {
         const bool maintained = state->owns_server_computer(computer_id);
         if (maintained) state->registry->begin_maintenance();
-        chain->run(plugins::Operation::remove, computer_request(computer_id),
+        chain->run(backend_proxy::Operation::remove, computer_request(computer_id),
                    [state, maintained, computer_id, shared_done](Expected<Json> result) {
                      Expected<bool> removed = Failure{};
                      if (!result.ok()) {
@@ -357,7 +358,7 @@ CancelHandle ComputerLifecycle::exec(const std::string& computer_id, ExecRequest
     };
     const auto start = std::chrono::steady_clock::now();
     chain->run(
-        plugins::Operation::exec, exec_request(computer_id, state->defaults.shell, request),
+        backend_proxy::Operation::exec, exec_request(computer_id, state->defaults.shell, request),
         [shared_done, fail, start](Expected<Json> result) {
           if (!result.ok()) return fail(result.failure());
           auto completion = read_exec_result(result.value());
@@ -375,11 +376,11 @@ CancelHandle ComputerLifecycle::exec(const std::string& computer_id, ExecRequest
   };
   // attach starts a stopped computer; asking for the state it already has changes nothing.
   auto attach_step = [chain, state, run_step, fail](const ComputerInfo& found) {
-    RegistrySettings settings = state->defaults;
+    ComputerSettings settings = state->defaults;
     settings.computer_id = found.computer_id;
     settings.network_access = found.network_access;
     settings.desktop_environment = found.desktop_environment;
-    chain->run(plugins::Operation::attach, attach_request(settings),
+    chain->run(backend_proxy::Operation::attach, attach_request(settings),
                [run_step, fail, id = found.computer_id](Expected<Json> result) {
                  auto info = info_for(result, id);
                  if (!info.ok()) return fail(info.failure());
@@ -388,7 +389,7 @@ CancelHandle ComputerLifecycle::exec(const std::string& computer_id, ExecRequest
   };
   // A running computer takes the command at once; anything else is attached (started) first.
   auto find_step = [chain, run_step, attach_step, fail, computer_id] {
-    chain->run(plugins::Operation::list, Json::object(),
+    chain->run(backend_proxy::Operation::list, Json::object(),
                [run_step, attach_step, fail, computer_id](Expected<Json> result) {
                  auto listed = read_list(result);
                  if (!listed.ok()) return fail(listed.failure());

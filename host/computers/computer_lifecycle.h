@@ -24,7 +24,6 @@
 #include "common/failure.h"
 #include "computers/computer_registry.h"
 #include "computers/computer_types.h"
-#include "plugins/backend.h"
 
 namespace vc::computers {
 
@@ -48,7 +47,7 @@ class ComputerLifecycle {
  public:
   // `defaults` gives the shell and workspace of created computers. `registry` (may be null,
   // must outlive this object) owns the server's computer, `defaults.computer_id`.
-  ComputerLifecycle(std::shared_ptr<plugins::Backend> backend, RegistrySettings defaults,
+  ComputerLifecycle(std::shared_ptr<backend_proxy::Backend> backend, ComputerSettings defaults,
                     ComputerRegistry* registry);
   ~ComputerLifecycle();
   ComputerLifecycle(const ComputerLifecycle&) = delete;

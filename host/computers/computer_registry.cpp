@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 #include <vc-backend-1/vc_status.h>
 
+#include "backend_proxy/backend.h"
 #include "computers/acquisition.h"
 #include "computers/death_watch.h"
 #include "computers/exec_operation.h"
@@ -33,11 +34,11 @@ std::string short_identity(const ComputerInfo& computer) {
 // destroyed registry alive, and its callers still hear back.
 class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
  public:
-  RegistryCore(std::shared_ptr<plugins::Backend> backend, RegistrySettings settings)
+  RegistryCore(std::shared_ptr<backend_proxy::Backend> backend, ComputerSettings settings)
       : backend_(std::move(backend)), settings_(std::move(settings)) {}
 
-  const RegistrySettings& settings() const { return settings_; }
-  const std::shared_ptr<plugins::Backend>& backend() const { return backend_; }
+  const ComputerSettings& settings() const { return settings_; }
+  const std::shared_ptr<backend_proxy::Backend>& backend() const { return backend_; }
   const std::optional<ComputerInfo>& computer() const { return computer_; }
 
   // Why no new work may start, if that is so.
@@ -215,8 +216,8 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     death_handler_(*death_message_);
   }
 
-  std::shared_ptr<plugins::Backend> backend_;
-  RegistrySettings settings_;
+  std::shared_ptr<backend_proxy::Backend> backend_;
+  ComputerSettings settings_;
   bool backend_validated_ = false;
   std::optional<ComputerInfo> computer_;
   std::shared_ptr<Acquisition> acquisition_;
@@ -328,13 +329,13 @@ struct ComputerRegistry::State : RegistryCore {
   using RegistryCore::RegistryCore;
 };
 
-ComputerRegistry::ComputerRegistry(std::shared_ptr<plugins::Backend> backend,
-                                   RegistrySettings settings)
+ComputerRegistry::ComputerRegistry(std::shared_ptr<backend_proxy::Backend> backend,
+                                   ComputerSettings settings)
     : state_(std::make_shared<State>(std::move(backend), std::move(settings))) {}
 
 ComputerRegistry::~ComputerRegistry() { shutdown(); }
 
-const RegistrySettings& ComputerRegistry::settings() const { return state_->settings(); }
+const ComputerSettings& ComputerRegistry::settings() const { return state_->settings(); }
 
 std::optional<ProgressEvent> ComputerRegistry::setup_progress() const {
   return state_->setup_progress();
@@ -377,7 +378,7 @@ void ComputerRegistry::set_computer_observer(std::function<void(const ComputerIn
   state_->set_computer_observer(std::move(observer));
 }
 
-const std::shared_ptr<plugins::Backend>& ComputerRegistry::backend() const {
+const std::shared_ptr<backend_proxy::Backend>& ComputerRegistry::backend() const {
   return state_->backend();
 }
 

@@ -24,18 +24,14 @@
 
 #include "common/cancellable.h"
 #include "common/failure.h"
+#include "computers/computer_settings.h"
 #include "computers/computer_types.h"
-#include "plugins/backend.h"
+
+namespace vc::backend_proxy {
+class Backend;  // the computers room's own dependency, not part of its interface
+}
 
 namespace vc::computers {
-
-struct RegistrySettings {
-  std::string computer_id;  // slug-validated already
-  bool network_access = true;
-  bool desktop_environment = false;
-  std::string shell = "/bin/bash";
-  std::string workspace_directory = "/workspace";
-};
 
 // progress in [0, total]; total absent when unknown.
 using ProgressFn =
@@ -43,13 +39,13 @@ using ProgressFn =
 
 class ComputerRegistry {
  public:
-  ComputerRegistry(std::shared_ptr<plugins::Backend> backend, RegistrySettings settings);
+  ComputerRegistry(std::shared_ptr<backend_proxy::Backend> backend, ComputerSettings settings);
   // Shuts down (see shutdown()).
   ~ComputerRegistry();
   ComputerRegistry(const ComputerRegistry&) = delete;
   ComputerRegistry& operator=(const ComputerRegistry&) = delete;
 
-  const RegistrySettings& settings() const;
+  const ComputerSettings& settings() const;
 
   // [loop-thread] The configured computer, acquiring it if needed. `progress` may be empty.
   // Cancelling stops this caller's wait; an acquisition other callers share goes on.
@@ -97,7 +93,7 @@ class ComputerRegistry {
 
   // [loop-thread] The backend the computer lives on, for operations that run on the acquired
   // computer (desktop actions).
-  const std::shared_ptr<plugins::Backend>& backend() const;
+  const std::shared_ptr<backend_proxy::Backend>& backend() const;
 
   // [loop-thread] Called once if the computer dies unexpectedly after acquisition.
   void set_death_handler(std::function<void(const std::string& message)> handler);

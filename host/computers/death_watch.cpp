@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include <vc-backend-1/vc_status.h>
 
+#include "backend_proxy/backend.h"
 #include "computers/operation_documents.h"
 
 namespace vc::computers {
@@ -40,9 +41,9 @@ void log_watch_end(const std::string& computer_id, const Failure& failure) {
 
 }  // namespace
 
-CancelHandle watch_for_death(plugins::Backend& backend, const std::string& computer_id,
+CancelHandle watch_for_death(backend_proxy::Backend& backend, const std::string& computer_id,
                              DeathWatchCallbacks watch) {
-  plugins::OpCallbacks callbacks;
+  backend_proxy::OpCallbacks callbacks;
   callbacks.on_emit = [](vc_stream, std::string_view) {};
   callbacks.on_complete = [computer_id, watch = std::move(watch)](Expected<Json> result) {
     if (!result.ok()) {
@@ -54,7 +55,7 @@ CancelHandle watch_for_death(plugins::Backend& backend, const std::string& compu
     }
     if (watch.on_death) watch.on_death(death_reason(result.value()));
   };
-  return backend.start(plugins::Operation::wait_for_death, computer_request(computer_id),
+  return backend.start(backend_proxy::Operation::wait_for_death, computer_request(computer_id),
                        std::move(callbacks));
 }
 

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "common/cancellable.h"
-#include "plugins/backend.h"
+#include "backend_proxy/backend.h"
 
 namespace vc::computers {
 
@@ -21,7 +21,7 @@ struct DeathWatchCallbacks {
 // [loop-thread] Starts the backend's wait_for_death for `computer_id`; at most one callback
 // runs, at most once. A cancelled watch, a backend without wait_for_death (logged at debug)
 // and any other failed watch (logged as a warning) are not deaths: the watch just ends.
-CancelHandle watch_for_death(plugins::Backend& backend, const std::string& computer_id,
+CancelHandle watch_for_death(backend_proxy::Backend& backend, const std::string& computer_id,
                              DeathWatchCallbacks callbacks);
 
 // "Sandbox <first 12 characters of the sandbox id> died during command execution" — the

@@ -1,4 +1,5 @@
 // desktop_action.cpp — acquire, then one backend desktop_action op.
+#include "backend_proxy/backend.h"
 #include "computers/desktop_action.h"
 
 #include <memory>
@@ -11,7 +12,7 @@ namespace {
 
 class DesktopAction : public Cancellable, public std::enable_shared_from_this<DesktopAction> {
  public:
-  DesktopAction(std::shared_ptr<plugins::Backend> backend, Json action,
+  DesktopAction(std::shared_ptr<backend_proxy::Backend> backend, Json action,
                 std::function<void(Expected<Json>)> done)
       : backend_(std::move(backend)), action_(std::move(action)), done_(std::move(done)) {}
 
@@ -37,11 +38,11 @@ class DesktopAction : public Cancellable, public std::enable_shared_from_this<De
     if (cancelled_) return finish(Failure{VC_E_CANCELLED, "The desktop action was cancelled."});
     Json request = action_;
     request["computer_id"] = info.value().computer_id;
-    plugins::OpCallbacks callbacks;
+    backend_proxy::OpCallbacks callbacks;
     callbacks.on_complete = [self = shared_from_this()](Expected<Json> result) {
       self->finish(std::move(result));
     };
-    running_ = backend_->start(plugins::Operation::desktop_action, request, std::move(callbacks));
+    running_ = backend_->start(backend_proxy::Operation::desktop_action, request, std::move(callbacks));
   }
 
   void finish(Expected<Json> result) {
@@ -52,7 +53,7 @@ class DesktopAction : public Cancellable, public std::enable_shared_from_this<De
     done(std::move(result));
   }
 
-  std::shared_ptr<plugins::Backend> backend_;
+  std::shared_ptr<backend_proxy::Backend> backend_;
   Json action_;
   std::function<void(Expected<Json>)> done_;
   CancelHandle waiting_;

@@ -12,9 +12,10 @@
 #include <vc-backend-1/vc_op.h>
 #include <vc-backend-1/vc_status.h>
 
+#include "backend_proxy/backend.h"
 #include "computers/exec_watchdog.h"
 #include "computers/operation_documents.h"
-#include "plugins/status_text.h"
+#include "backend_proxy/status_text.h"
 
 namespace vc::computers {
 namespace {
@@ -122,7 +123,7 @@ void give_up(PendingExec& pending, int64_t timeout_s) {
 
 }  // namespace
 
-CancelHandle run_exec_operation(plugins::Backend& backend, const ComputerInfo& computer,
+CancelHandle run_exec_operation(backend_proxy::Backend& backend, const ComputerInfo& computer,
                                 const std::string& shell, const ExecRequest& request,
                                 std::function<void(Expected<ExecResult>)> done) {
   auto output = std::make_shared<OutputCollector>(request.output_limit);
@@ -130,7 +131,7 @@ CancelHandle run_exec_operation(plugins::Backend& backend, const ComputerInfo& c
   pending->done = std::move(done);
   pending->backend_name = backend.info().name;
   auto start = std::chrono::steady_clock::now();
-  plugins::OpCallbacks callbacks;
+  backend_proxy::OpCallbacks callbacks;
   callbacks.output_limit = request.output_limit;
   callbacks.on_emit = [output, pending](vc_stream stream, std::string_view bytes) {
     if (!pending->answered) output->add(stream, bytes);
@@ -142,7 +143,7 @@ CancelHandle run_exec_operation(plugins::Backend& backend, const ComputerInfo& c
           "plugin misbehaving: the {} backend's exec ended ({}) after the server had stopped "
           "waiting for it; dropped",
           pending->backend_name,
-          document.ok() ? "with a result" : plugins::status_name(document.failure().status));
+          document.ok() ? "with a result" : backend_proxy::status_name(document.failure().status));
       return;
     }
     pending->answered = true;
@@ -151,7 +152,7 @@ CancelHandle run_exec_operation(plugins::Backend& backend, const ComputerInfo& c
     finished(assemble_result(document, *output, start, computer));
   };
   pending->operation =
-      backend.start(plugins::Operation::exec, exec_request(computer.computer_id, shell, request),
+      backend.start(backend_proxy::Operation::exec, exec_request(computer.computer_id, shell, request),
                     std::move(callbacks), request.stdin_data);
   // A backend without a loop (a test double) gets no deadline: there is no timer to keep one.
   if (uv_loop_t* loop = backend.loop()) {

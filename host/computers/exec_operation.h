@@ -7,7 +7,7 @@
 #include "common/cancellable.h"
 #include "common/failure.h"
 #include "computers/computer_types.h"
-#include "plugins/backend.h"
+#include "backend_proxy/backend.h"
 
 namespace vc::computers {
 
@@ -22,7 +22,7 @@ namespace vc::computers {
 // from when the backend can have started it, see exec_watchdog.h), the op is cancelled and
 // `done` gets VC_E_TIMEOUT: "The <name> backend did not finish the command within its N s
 // timeout (and 10 s more); ...". A completion that arrives afterwards is logged and dropped.
-CancelHandle run_exec_operation(plugins::Backend& backend, const ComputerInfo& computer,
+CancelHandle run_exec_operation(backend_proxy::Backend& backend, const ComputerInfo& computer,
                                 const std::string& shell, const ExecRequest& request,
                                 std::function<void(Expected<ExecResult>)> done);
 

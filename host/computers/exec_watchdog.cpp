@@ -7,7 +7,7 @@
 #include <map>
 #include <utility>
 
-#include "plugins/uv_handles.h"
+#include "common/uv_handles.h"
 
 namespace vc::computers {
 namespace {
@@ -58,7 +58,7 @@ ExecWatchdog::ExecWatchdog(const void* backend, std::string computer_id, uint64_
 
 ExecWatchdog::~ExecWatchdog() {
   leave_queue();
-  if (timer_ != nullptr) plugins::close_and_delete(std::exchange(timer_, nullptr));
+  if (timer_ != nullptr) close_and_delete(std::exchange(timer_, nullptr));
 }
 
 void ExecWatchdog::join_queue() {

@@ -39,14 +39,14 @@ std::optional<ExecOutcome> outcome_from_name(const std::string& name) {
 
 }  // namespace
 
-Json attach_request(const RegistrySettings& settings) {
+Json attach_request(const ComputerSettings& settings) {
   return Json{{"computer_id", settings.computer_id},
               {"network_access", settings.network_access},
               {"desktop_environment", settings.desktop_environment},
               {"shell", settings.shell}};
 }
 
-Json create_request(const RegistrySettings& settings) {
+Json create_request(const ComputerSettings& settings) {
   return Json{{"computer_id", settings.computer_id},
               {"temporary", false},
               {"network_access", settings.network_access},

@@ -15,11 +15,11 @@
 namespace vc::computers {
 
 // attach: {"computer_id","network_access","desktop_environment","shell"}.
-Json attach_request(const RegistrySettings& settings);
+Json attach_request(const ComputerSettings& settings);
 
 // create: {"computer_id","temporary":false,"network_access","desktop_environment",
 // "workspace_directory","shell"}. This server's computer is always persistent.
-Json create_request(const RegistrySettings& settings);
+Json create_request(const ComputerSettings& settings);
 
 // {"computer_id"}: wait_for_death and the other single-computer operations.
 Json computer_request(const std::string& computer_id);

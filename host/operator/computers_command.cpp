@@ -227,7 +227,7 @@ class OperatorRun {
   const cli::ComputersCommand& command_;
   Reporter reporter_;
   std::unique_ptr<server::SignalWatcher> signals_;
-  std::shared_ptr<plugins::Backend> backend_;
+  std::shared_ptr<backend_proxy::Backend> backend_;
   std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
   CancelHandle running_;
   std::string stdout_;

@@ -1,11 +1,13 @@
-// plugin_discovery.cpp — finding every plugin on the search path, and printing the result.
+// plugin_discovery.cpp — see plugin_discovery.h.
+#include "plugins/plugin_discovery.h"
+
 #include <algorithm>
 #include <map>
 #include <sstream>
 #include <string_view>
 #include <system_error>
 
-#include "plugins/plugin_loader.h"
+#include "plugins/plugin_capabilities.h"
 #include "plugins/plugin_search.h"
 
 namespace vc::plugins {

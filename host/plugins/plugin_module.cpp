@@ -15,7 +15,6 @@
 #include "plugins/descriptor_check.h"
 #include "plugins/elf_exports.h"
 #include "plugins/plugin_file_check.h"
-#include "plugins/plugin_loader.h"
 #include "plugins/plugin_mappings.h"
 #include "plugins/retain_forever.h"
 

@@ -45,10 +45,6 @@ struct PluginInfo {
   std::filesystem::path path;
 };
 
-// Names of the capability bits set in `caps`, e.g. {"persistent", "restart"}, in bit order.
-// Bits this host does not know are left out (vc_backend.h: unknown bits are ignored).
-std::vector<std::string> capability_names(vc_caps caps);
-
 class PluginModule {
  public:
   // Loads and validates `path` (absolute or relative; made absolute). Runs the entry function
@@ -71,5 +67,14 @@ class PluginModule {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+// [loop-thread] Loads `absolute_path` as PluginModule::load does; a refusal's message is only
+// the reason ("not a shared object (not an ELF file)"), without the path. For callers that
+// print the reason next to the path (the discovery listing).
+Expected<std::shared_ptr<PluginModule>> load_plugin_file(
+    const std::filesystem::path& absolute_path);
+
+// [any-thread] "Cannot load backend plugin <path>: <reason>".
+std::string plugin_refusal_message(const std::filesystem::path& path, const std::string& reason);
 
 }  // namespace vc::plugins

@@ -1,6 +1,8 @@
 // plugin_search.cpp — the plugin search path and resolving --backend.
 #include "plugins/plugin_search.h"
 
+#include "plugins/plugin_discovery.h"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <string_view>
 #include <system_error>
 
-#include "plugins/plugin_loader.h"
 
 #ifndef VC_PLUGIN_RELATIVE_DIR
 #define VC_PLUGIN_RELATIVE_DIR "../lib/mcp-virtual-computer/backends"

@@ -69,7 +69,7 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
   registry_ = make_registry(backend_, config_);
   lifecycle_ = make_lifecycle(backend_, config_, registry_.get());
   tools_ = tools::make_tool_catalog(
-      {&config_, registry_.get(), lifecycle_.get(), description.value()});
+      {config_.lifecycle_tools, registry_.get(), lifecycle_.get(), description.value()});
   catalog_ = add_conformance_fixtures(loop_, config_, tools_);
   desktop_tool_set_ = add_desktop_parts(config_, *registry_, tools_, catalog_);
   activity_ = std::make_unique<mcp::ActivityFeed>(loop_);

@@ -21,7 +21,7 @@
 #include "computers/computer_registry.h"
 #include "mcp/activity_feed.h"
 #include "mcp/tool.h"
-#include "plugins/backend.h"
+#include "backend_proxy/backend.h"
 #include "plugins/plugin_module.h"
 #include "server/shutdown_watchdog.h"
 #include "server/signal_watcher.h"
@@ -50,7 +50,7 @@ class HttpServer {
 
   uv_loop_t* loop_;
   const cli::ServerConfig& config_;
-  std::shared_ptr<plugins::Backend> backend_;
+  std::shared_ptr<backend_proxy::Backend> backend_;
   std::unique_ptr<computers::ComputerRegistry> registry_;
   std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
   std::unique_ptr<mcp::ActivityFeed> activity_;  // outlives tools and sessions

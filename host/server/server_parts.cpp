@@ -16,14 +16,14 @@
 
 namespace vc::server {
 
-Expected<std::shared_ptr<plugins::Backend>> start_backend(
+Expected<std::shared_ptr<backend_proxy::Backend>> start_backend(
     uv_loop_t* loop, const cli::ServerConfig& config,
     std::shared_ptr<plugins::PluginModule> module) {
   const auto state_dir = cli::plugin_state_dir(config.state_dir, module->info().id);
-  return plugins::Backend::create(loop, std::move(module), config.backend_options, state_dir);
+  return backend_proxy::Backend::create(loop, std::move(module), config.backend_options, state_dir);
 }
 
-Expected<std::string> build_tool_description(uv_loop_t* loop, plugins::Backend& backend,
+Expected<std::string> build_tool_description(uv_loop_t* loop, backend_proxy::Backend& backend,
                                              const cli::ServerConfig& config) {
   auto instructions = fetch_tool_instructions(loop, backend, config.shell, config.default_timeout_s);
   if (!instructions) {
@@ -36,26 +36,28 @@ Expected<std::string> build_tool_description(uv_loop_t* loop, plugins::Backend& 
 
 namespace {
 
-computers::RegistrySettings registry_settings(const cli::ServerConfig& config) {
-  computers::RegistrySettings settings;
+computers::ComputerSettings registry_settings(const cli::ServerConfig& config) {
+  computers::ComputerSettings settings;
   settings.computer_id = config.computer_id;
   settings.network_access = config.network_access;
   settings.desktop_environment = config.desktop_environment;
   settings.shell = config.shell;
   settings.workspace_directory = config.workspace_directory;
+  settings.default_timeout_s = config.default_timeout_s;
+  settings.output_limit = config.output_limit;
   return settings;
 }
 
 }  // namespace
 
 std::unique_ptr<computers::ComputerRegistry> make_registry(
-    std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config) {
+    std::shared_ptr<backend_proxy::Backend> backend, const cli::ServerConfig& config) {
   return std::make_unique<computers::ComputerRegistry>(std::move(backend),
                                                        registry_settings(config));
 }
 
 std::unique_ptr<computers::ComputerLifecycle> make_lifecycle(
-    std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config,
+    std::shared_ptr<backend_proxy::Backend> backend, const cli::ServerConfig& config,
     computers::ComputerRegistry* registry) {
   return std::make_unique<computers::ComputerLifecycle>(std::move(backend),
                                                         registry_settings(config), registry);

@@ -20,7 +20,7 @@
 #include "mcp/content_catalog.h"
 #include "mcp/session.h"
 #include "mcp/tool.h"
-#include "plugins/backend.h"
+#include "backend_proxy/backend.h"
 #include "plugins/plugin_module.h"
 #include "tools/desktop_tool_set.h"
 
@@ -31,22 +31,22 @@ namespace vc::server {
 inline constexpr uint64_t kBackendShutdownDeadlineMs = 4000;
 
 // Creates the backend instance of `module` with the configured options and state directory.
-Expected<std::shared_ptr<plugins::Backend>> start_backend(
+Expected<std::shared_ptr<backend_proxy::Backend>> start_backend(
     uv_loop_t* loop, const cli::ServerConfig& config,
     std::shared_ptr<plugins::PluginModule> module);
 
 // The terminal_execute description: the override, or the backend's tool instructions (asked
 // for now, running the loop until they arrive) plus the extension.
-Expected<std::string> build_tool_description(uv_loop_t* loop, plugins::Backend& backend,
+Expected<std::string> build_tool_description(uv_loop_t* loop, backend_proxy::Backend& backend,
                                              const cli::ServerConfig& config);
 
 std::unique_ptr<computers::ComputerRegistry> make_registry(
-    std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config);
+    std::shared_ptr<backend_proxy::Backend> backend, const cli::ServerConfig& config);
 
 // Lifecycle operations on any computer of `backend`; `registry` (may be null) owns the
 // server's own computer and must outlive the result.
 std::unique_ptr<computers::ComputerLifecycle> make_lifecycle(
-    std::shared_ptr<plugins::Backend> backend, const cli::ServerConfig& config,
+    std::shared_ptr<backend_proxy::Backend> backend, const cli::ServerConfig& config,
     computers::ComputerRegistry* registry);
 
 // The session options every transport uses; `catalog`, `changes` and `activity` (told of every

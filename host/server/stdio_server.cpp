@@ -82,7 +82,7 @@ int StdioServer::serve(std::shared_ptr<plugins::PluginModule> module) {
 bool StdioServer::start_protocol(const std::string& tool_description) {
   registry_ = make_registry(backend_, config_);
   lifecycle_ = make_lifecycle(backend_, config_, registry_.get());
-  tools_ = tools::make_tool_catalog({&config_, registry_.get(), lifecycle_.get(), tool_description});
+  tools_ = tools::make_tool_catalog({config_.lifecycle_tools, registry_.get(), lifecycle_.get(), tool_description});
   catalog_ = add_conformance_fixtures(loop_, config_, tools_);
   desktop_tool_set_ = add_desktop_parts(config_, *registry_, tools_, catalog_);
   activity_ = std::make_unique<mcp::ActivityFeed>(loop_);

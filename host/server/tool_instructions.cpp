@@ -17,7 +17,7 @@ std::optional<std::string> instructions_text(const Json& result) {
 }  // namespace
 
 Expected<std::optional<std::string>> fetch_tool_instructions(uv_loop_t* loop,
-                                                             plugins::Backend& backend,
+                                                             backend_proxy::Backend& backend,
                                                              const std::string& shell,
                                                              int64_t default_timeout_s,
                                                              uint64_t limit_ms) {
@@ -28,9 +28,9 @@ Expected<std::optional<std::string>> fetch_tool_instructions(uv_loop_t* loop,
   };
   auto wait = std::make_shared<Wait>();
 
-  plugins::OpCallbacks callbacks;
+  backend_proxy::OpCallbacks callbacks;
   callbacks.on_complete = [wait](Expected<Json> result) { wait->result = std::move(result); };
-  wait->operation = backend.start(plugins::Operation::tool_instructions,
+  wait->operation = backend.start(backend_proxy::Operation::tool_instructions,
                                   Json{{"shell", shell}, {"default_timeout_s", default_timeout_s}},
                                   std::move(callbacks));
 

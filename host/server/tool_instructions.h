@@ -9,7 +9,7 @@
 #include <uv.h>
 
 #include "common/failure.h"
-#include "plugins/backend.h"
+#include "backend_proxy/backend.h"
 
 namespace vc::server {
 
@@ -17,7 +17,7 @@ namespace vc::server {
 // (startup only: nothing else needs the loop yet), giving up after `limit_ms`.
 // nullopt when the backend has no text for this configuration (null or empty).
 Expected<std::optional<std::string>> fetch_tool_instructions(uv_loop_t* loop,
-                                                             plugins::Backend& backend,
+                                                             backend_proxy::Backend& backend,
                                                              const std::string& shell,
                                                              int64_t default_timeout_s,
                                                              uint64_t limit_ms = 30000);

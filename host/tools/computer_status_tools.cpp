@@ -60,18 +60,18 @@ const char* computer_state(const std::optional<ComputerInfo>& computer,
 // {operation, computer_id, computer_attached, desktop_environment, network_access,
 // desktop_url, workspace_directory, runtime_*, computer_state, computer_error}: live values
 // when `computer` is known, else the configured ones.
-Json status_payload(const cli::ServerConfig& config, const std::optional<ComputerInfo>& computer,
+Json status_payload(const computers::ComputerSettings& settings, const std::optional<ComputerInfo>& computer,
                     const std::optional<computers::ProgressEvent>& setup = std::nullopt,
                     const std::optional<std::string>& engine_failure = std::nullopt,
                     const std::optional<std::string>& death = std::nullopt) {
   Json payload{{"operation", "idle"},
-               {"computer_id", config.computer_id},
+               {"computer_id", settings.computer_id},
                {"computer_attached", computer.has_value()},
                {"desktop_environment",
-                computer ? computer->desktop_environment : config.desktop_environment},
-               {"network_access", computer ? computer->network_access : config.network_access},
+                computer ? computer->desktop_environment : settings.desktop_environment},
+               {"network_access", computer ? computer->network_access : settings.network_access},
                {"desktop_url", desktop_url_of(computer)},
-               {"workspace_directory", config.workspace_directory}};
+               {"workspace_directory", settings.workspace_directory}};
   add_runtime_fields(payload, setup, engine_failure);
   payload["computer_state"] = computer_state(computer, setup, death);
   payload["computer_error"] = death ? Json(*death) : Json();
@@ -106,7 +106,7 @@ Json status_output_schema() {
 class ComputerUiTool final : public mcp::Tool {
  public:
   explicit ComputerUiTool(const CatalogContext& context)
-      : config_(*context.config),
+      : settings_(context.registry->settings()),
         registry_(*context.registry),
         definition_(tool_definition(
             "computer_ui", "Open Virtual Computer",
@@ -120,16 +120,16 @@ class ComputerUiTool final : public mcp::Tool {
   const mcp::ToolDefinition& definition() const override { return definition_; }
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
-    auto running = registry_.acquire(nullptr, [call, &config = config_](
+    auto running = registry_.acquire(nullptr, [call, &settings = settings_](
                                                   Expected<ComputerInfo> computer) {
       if (!computer) return call->finish(error_payload(computer.failure().message));
-      call->finish(mcp::ToolResult::from_payload(status_payload(config, computer.value()), false));
+      call->finish(mcp::ToolResult::from_payload(status_payload(settings, computer.value()), false));
     });
     cancel_with(call, running);
   }
 
  private:
-  const cli::ServerConfig& config_;
+  const computers::ComputerSettings& settings_;
   computers::ComputerRegistry& registry_;
   mcp::ToolDefinition definition_;
 };
@@ -137,7 +137,7 @@ class ComputerUiTool final : public mcp::Tool {
 class RuntimeStatusTool final : public mcp::Tool {
  public:
   explicit RuntimeStatusTool(const CatalogContext& context)
-      : config_(*context.config),
+      : settings_(context.registry->settings()),
         registry_(*context.registry),
         definition_(tool_definition("runtime_status", std::nullopt,
                                "Read genuine lazy container-runtime setup progress.",
@@ -148,26 +148,26 @@ class RuntimeStatusTool final : public mcp::Tool {
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     call->finish(mcp::ToolResult::from_payload(
-        status_payload(config_, registry_.current(), registry_.setup_progress(),
+        status_payload(settings_, registry_.current(), registry_.setup_progress(),
                        registry_.engine_failure(), registry_.death_message()),
         false));
   }
 
  private:
-  const cli::ServerConfig& config_;
+  const computers::ComputerSettings& settings_;
   computers::ComputerRegistry& registry_;
   mcp::ToolDefinition definition_;
 };
 
 // {operation, computer_id, desktop_environment, desktop_url, network_access,
 // workspace_directory}: what both switches answer (docs/desktop.md, "Desktop mode").
-Json switch_payload(const cli::ServerConfig& config, const ComputerInfo& computer) {
+Json switch_payload(const computers::ComputerSettings& settings, const ComputerInfo& computer) {
   return Json{{"operation", "idle"},
               {"computer_id", computer.computer_id},
               {"desktop_environment", computer.desktop_environment},
               {"desktop_url", desktop_url_of(computer)},
               {"network_access", computer.network_access},
-              {"workspace_directory", config.workspace_directory}};
+              {"workspace_directory", settings.workspace_directory}};
 }
 
 Json switch_output_schema(const char* changed_field, const char* changed_description) {
@@ -190,7 +190,7 @@ class ComputerSwitchTool : public mcp::Tool {
   enum class Change { network_access, desktop_environment };
 
   ComputerSwitchTool(const CatalogContext& context, mcp::ToolDefinition definition, Change change)
-      : config_(*context.config),
+      : settings_(context.registry->settings()),
         registry_(*context.registry),
         lifecycle_(*context.lifecycle),
         definition_(std::move(definition)),
@@ -210,22 +210,22 @@ class ComputerSwitchTool : public mcp::Tool {
       if (!ready) return call->finish(error_payload(ready.failure().message));
       if (call->cancelled()) return;
       std::function<void(Expected<ComputerInfo>)> finished =
-          [call, &config = config_](Expected<ComputerInfo> changed) {
+          [call, &settings = settings_](Expected<ComputerInfo> changed) {
             if (!changed) return call->finish(error_payload(changed.failure().message));
-            call->finish(mcp::ToolResult::from_payload(switch_payload(config, changed.value()),
+            call->finish(mcp::ToolResult::from_payload(switch_payload(settings, changed.value()),
                                                        false));
           };
       *current = change_ == Change::network_access
-                     ? lifecycle_.set_network_access(config_.computer_id, enabled,
+                     ? lifecycle_.set_network_access(settings_.computer_id, enabled,
                                                      std::move(finished))
-                     : lifecycle_.set_desktop_environment(config_.computer_id, enabled,
+                     : lifecycle_.set_desktop_environment(settings_.computer_id, enabled,
                                                           std::move(finished));
     });
     if (!*current) *current = waiting;
   }
 
  private:
-  const cli::ServerConfig& config_;
+  const computers::ComputerSettings& settings_;
   computers::ComputerRegistry& registry_;
   computers::ComputerLifecycle& lifecycle_;
   mcp::ToolDefinition definition_;

@@ -2,7 +2,7 @@
 //
 // Text is typed by the agent as keysyms, whatever the keyboard layout, so accented letters,
 // CJK and symbols arrive as written (docs/desktop-agent.md, "type").
-#include "tools/desktop_tools.h"
+#include "tools/desktop_keyboard_tools.h"
 
 #include <utility>
 

@@ -2,7 +2,7 @@
 //
 // Positions are read in the last screenshot's space (screen_space.h) or taken from an
 // accessibility element; the agent gets screen pixels.
-#include "tools/desktop_tools.h"
+#include "tools/desktop_pointer_tools.h"
 
 #include <utility>
 

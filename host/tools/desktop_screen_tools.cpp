@@ -3,7 +3,7 @@
 // look_at_screen is how the model sees: a PNG of the screen (scaled down to max_edge when
 // asked, with the scale reported and remembered for the pointer tools) and the accessibility
 // snapshot, whose element bounds are given in the same space as the image.
-#include "tools/desktop_tools.h"
+#include "tools/desktop_screen_tools.h"
 
 #include <cmath>
 #include <utility>

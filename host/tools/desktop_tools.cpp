@@ -5,6 +5,11 @@
 #include <algorithm>
 #include <string>
 
+#include "tools/desktop_keyboard_tools.h"
+#include "tools/desktop_pointer_tools.h"
+#include "tools/desktop_screen_tools.h"
+#include "tools/desktop_window_tools.h"
+
 namespace vc::tools {
 namespace {
 

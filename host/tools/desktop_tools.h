@@ -20,10 +20,4 @@ namespace vc::tools {
 // desktop tool.
 std::vector<std::unique_ptr<mcp::Tool>> make_desktop_tools(const DesktopToolsContext& context);
 
-// The groups make_desktop_tools() is made of (one file each).
-void add_screen_tools(const DesktopToolsContext& context, std::vector<std::unique_ptr<mcp::Tool>>& tools);
-void add_pointer_tools(const DesktopToolsContext& context, std::vector<std::unique_ptr<mcp::Tool>>& tools);
-void add_keyboard_tools(const DesktopToolsContext& context, std::vector<std::unique_ptr<mcp::Tool>>& tools);
-void add_window_tools(const DesktopToolsContext& context, std::vector<std::unique_ptr<mcp::Tool>>& tools);
-
 }  // namespace vc::tools

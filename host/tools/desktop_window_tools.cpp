@@ -1,7 +1,7 @@
 // desktop_window_tools.cpp — list_windows and the window switches: switch, move, maximize,
 // restore, minimize, close. A window is named by id, exact title or class, or an unambiguous
 // substring (window_selector.h). Window geometry is in screen pixels, as list_windows gives it.
-#include "tools/desktop_tools.h"
+#include "tools/desktop_window_tools.h"
 
 #include <utility>
 

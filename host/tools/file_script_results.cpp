@@ -28,7 +28,7 @@ std::string trimmed(const std::string& text) {
 std::optional<std::string> interrupted(const ExecResult& result, const std::string& what,
                                        const FileToolSettings& settings) {
   if (result.outcome == ExecOutcome::timed_out) {
-    return what + " timed out after " + std::to_string(settings.timeout_s) + "s";
+    return what + " timed out after " + std::to_string(settings.computer.default_timeout_s) + "s";
   }
   if (result.outcome == ExecOutcome::output_limit_exceeded) {
     return what + " produced more output than the limit allows";

@@ -31,12 +31,12 @@ mcp::ToolResult error_result(const std::string& operation, const std::string& me
 Json base_payload(const std::string& operation, const FileToolSettings& settings,
                   const ComputerInfo& computer) {
   return Json{{"operation", operation},
-              {"computer_id", computer.computer_id.empty() ? settings.computer_id
+              {"computer_id", computer.computer_id.empty() ? settings.computer.computer_id
                                                            : computer.computer_id},
               {"desktop_environment", computer.desktop_environment},
               {"network_access", computer.network_access},
               {"desktop_url", computer.desktop_url ? Json(*computer.desktop_url) : Json()},
-              {"workspace_directory", settings.workspace_directory}};
+              {"workspace_directory", settings.computer.workspace_directory}};
 }
 
 // --- running a script ----------------------------------------------------------------------
@@ -51,7 +51,7 @@ CancelHandle run_script(computers::ComputerRegistry& registry, const FileToolSet
   request.args = {"/bin/sh", "-c", script, tool};
   for (auto& argument : arguments) request.args.push_back(std::move(argument));
   request.stdin_data = std::move(stdin_data);
-  request.timeout_s = settings.timeout_s;
+  request.timeout_s = settings.computer.default_timeout_s;
   request.output_limit = output_limit;
   return registry.execute(std::move(request), nullptr, std::move(done));
 }
@@ -59,7 +59,7 @@ CancelHandle run_script(computers::ComputerRegistry& registry, const FileToolSet
 // --- reading -------------------------------------------------------------------------------
 
 uint64_t read_output_limit(const FileToolSettings& settings) {
-  return std::max<uint64_t>(settings.output_limit, settings.text_limit * 14 / 10 + 1024);
+  return std::max<uint64_t>(settings.computer.output_limit, settings.text_limit * 14 / 10 + 1024);
 }
 
 CancelHandle read_text(computers::ComputerRegistry& registry, const Settings& settings,
@@ -89,7 +89,7 @@ CancelHandle write_text(computers::ComputerRegistry& registry, const Settings& s
                                         write.expected_sha256};
   std::string content = write.content;
   return run_script(registry, *settings, kWriteFileScript, tool, std::move(arguments),
-                    std::move(content), settings->output_limit,
+                    std::move(content), settings->computer.output_limit,
                     [settings, write = std::move(write), done = std::move(done)](
                         Expected<ExecResult> ran) { done(decode_write_script(ran, write.path, *settings)); });
 }
@@ -138,7 +138,7 @@ class FileTool : public mcp::Tool {
   std::optional<std::string> path_of(const std::shared_ptr<mcp::ToolCall>& call,
                                      const std::string& fallback = "") const {
     const std::string path = call->arguments().value("path", fallback);
-    auto resolved = resolve_file_path(path, settings_->workspace_directory);
+    auto resolved = resolve_file_path(path, settings_->computer.workspace_directory);
     if (!resolved) {
       call->finish(error_result(name(), resolved.failure().message));
       return std::nullopt;
@@ -344,16 +344,16 @@ class ListDirectoryTool final : public FileTool {
     if (!path) return;
     auto running = run_script(
         registry_, *settings_, kListDirectoryScript, name(), {*path}, "",
-        std::max<uint64_t>(settings_->output_limit, 16 * 1024 * 1024),
+        std::max<uint64_t>(settings_->computer.output_limit, 16 * 1024 * 1024),
         [settings = settings_, call, path = *path](Expected<ExecResult> ran) {
           auto entries = decode_list_script(ran, path, *settings);
           if (!entries) return call->finish(error_result("list_directory", entries.failure().message));
           const std::string computer_id = ran.value().computer.computer_id.empty()
-                                              ? settings->computer_id
+                                              ? settings->computer.computer_id
                                               : ran.value().computer.computer_id;
           call->finish(mcp::ToolResult::from_payload(
               Json{{"computer_id", computer_id},
-                   {"workspace_directory", settings->workspace_directory},
+                   {"workspace_directory", settings->computer.workspace_directory},
                    {"path", path},
                    {"entries", std::move(entries).value()}},
               false));
@@ -377,11 +377,7 @@ std::vector<std::unique_ptr<mcp::Tool>> make_file_tools(FileToolSettings setting
 
 std::vector<std::unique_ptr<mcp::Tool>> make_file_tools(const CatalogContext& context) {
   FileToolSettings settings;
-  settings.computer_id = context.config->computer_id;
-  settings.desktop_environment = context.config->desktop_environment;
-  settings.workspace_directory = context.config->workspace_directory;
-  settings.timeout_s = context.config->default_timeout_s;
-  settings.output_limit = context.config->output_limit;
+  settings.computer = context.registry->settings();
   return make_file_tools(std::move(settings), *context.registry);
 }
 

@@ -19,12 +19,9 @@
 
 namespace vc::tools {
 
+// What the file tools apply: the computer's settings (the registry's) and the text limit.
 struct FileToolSettings {
-  std::string computer_id;
-  bool desktop_environment = false;
-  std::string workspace_directory = "/workspace";
-  int64_t timeout_s = 120;
-  uint64_t output_limit = 2097152;
+  computers::ComputerSettings computer;
   uint64_t text_limit = 1048576;  // the original's file_text_limit, not configurable
 };
 

@@ -200,7 +200,7 @@ std::vector<std::unique_ptr<mcp::Tool>> make_lifecycle_tools(const CatalogContex
   ComputerLifecycle& lifecycle = *context.lifecycle;
   std::vector<std::unique_ptr<mcp::Tool>> tools;
   tools.push_back(std::make_unique<ComputerListTool>(lifecycle));
-  tools.push_back(std::make_unique<ComputerCreateTool>(lifecycle, context.config->network_access));
+  tools.push_back(std::make_unique<ComputerCreateTool>(lifecycle, context.registry->settings().network_access));
   tools.push_back(std::make_unique<ComputerChangeTool>(
       lifecycle, "computer_restart", "Restart a computer. Its files are kept.",
       "Name of the computer to restart.", ComputerChangeTool::Change::restart));

@@ -11,7 +11,7 @@
 namespace vc::tools {
 namespace {
 
-mcp::ToolResult error_result(const TerminalExecuteSettings& settings, const std::string& message) {
+mcp::ToolResult error_result(const computers::ComputerSettings& settings, const std::string& message) {
   return mcp::ToolResult::from_payload(
       terminal_error_payload(settings.computer_id, settings.desktop_environment, message),
       /*is_error=*/true);
@@ -28,10 +28,10 @@ computers::ProgressFn progress_reporter(const std::shared_ptr<mcp::ToolCall>& ca
 
 }  // namespace
 
-TerminalExecuteTool::TerminalExecuteTool(TerminalExecuteSettings settings,
+TerminalExecuteTool::TerminalExecuteTool(computers::ComputerSettings settings,
                                          computers::ComputerRegistry& registry,
                                          std::string description)
-    : settings_(std::make_shared<const TerminalExecuteSettings>(std::move(settings))),
+    : settings_(std::make_shared<const computers::ComputerSettings>(std::move(settings))),
       registry_(registry),
       visible_terminal_(std::make_shared<VisibleTerminal>(registry)),
       definition_(terminal_execute_definition(std::move(description))) {}
@@ -70,12 +70,7 @@ void TerminalExecuteTool::call(std::shared_ptr<mcp::ToolCall> call) {
 }
 
 std::unique_ptr<mcp::Tool> make_terminal_execute_tool(const CatalogContext& context) {
-  TerminalExecuteSettings settings;
-  settings.computer_id = context.config->computer_id;
-  settings.desktop_environment = context.config->desktop_environment;
-  settings.default_timeout_s = context.config->default_timeout_s;
-  settings.output_limit = context.config->output_limit;
-  return std::make_unique<TerminalExecuteTool>(std::move(settings), *context.registry,
+  return std::make_unique<TerminalExecuteTool>(context.registry->settings(), *context.registry,
                                                context.terminal_execute_description);
 }
 

@@ -12,18 +12,10 @@
 
 namespace vc::tools {
 
-// The server configuration terminal_execute needs, copied so a call never reads the config.
-struct TerminalExecuteSettings {
-  std::string computer_id;           // reported in error payloads
-  bool desktop_environment = false;  // reported in error payloads
-  int64_t default_timeout_s = 120;
-  uint64_t output_limit = 2097152;
-};
-
 class TerminalExecuteTool : public mcp::Tool {
  public:
   // `registry` must outlive the tool.
-  TerminalExecuteTool(TerminalExecuteSettings settings, computers::ComputerRegistry& registry,
+  TerminalExecuteTool(computers::ComputerSettings settings, computers::ComputerRegistry& registry,
                       std::string description);
 
   const mcp::ToolDefinition& definition() const override;
@@ -35,7 +27,8 @@ class TerminalExecuteTool : public mcp::Tool {
   void call(std::shared_ptr<mcp::ToolCall> call) override;
 
  private:
-  std::shared_ptr<const TerminalExecuteSettings> settings_;
+  std::shared_ptr<const computers::ComputerSettings> settings_;  // the registry's, copied
+                                                                  // for calls outliving the tool
   computers::ComputerRegistry& registry_;
   std::shared_ptr<VisibleTerminal> visible_terminal_;  // shared with calls that outlive the tool
   mcp::ToolDefinition definition_;

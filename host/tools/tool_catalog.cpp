@@ -13,7 +13,7 @@ std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& 
   tools.push_back(make_terminal_execute_tool(context));
   for (auto& tool : make_computer_status_tools(context)) tools.push_back(std::move(tool));
   for (auto& tool : make_file_tools(context)) tools.push_back(std::move(tool));
-  if (context.config->lifecycle_tools) {
+  if (context.lifecycle_tools) {
     for (auto& tool : make_lifecycle_tools(context)) tools.push_back(std::move(tool));
   }
   return tools;

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/server_config.h"
 #include "computers/computer_lifecycle.h"
 #include "computers/computer_registry.h"
 #include "mcp/tool.h"
@@ -13,7 +12,7 @@
 namespace vc::tools {
 
 struct CatalogContext {
-  const cli::ServerConfig* config = nullptr;
+  bool lifecycle_tools = false;  // --lifecycle-tools: the computer_* management tools
   computers::ComputerRegistry* registry = nullptr;  // outlives every tool
   computers::ComputerLifecycle* lifecycle = nullptr;  // outlives every tool
   std::string terminal_execute_description;         // from assemble_tool_description()

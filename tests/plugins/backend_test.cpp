@@ -7,12 +7,15 @@
 #include <thread>
 
 #include "plugin_test_support.h"
-#include "plugins/backend.h"
-#include "plugins/op_record.h"
-#include "plugins/plugin_backend.h"
+#include "backend_proxy/backend.h"
+#include "backend_proxy/op_record.h"
+#include "backend_proxy/plugin_backend.h"
 
 namespace vc::plugins {
 namespace {
+
+// The proxy under test runs the plugins this room loads.
+using namespace vc::backend_proxy;
 
 namespace fs = std::filesystem;
 using testing::LogCapture;

@@ -8,6 +8,7 @@
 
 #include "plugin_test_support.h"
 #include "plugins/descriptor_check.h"
+#include "plugins/plugin_capabilities.h"
 #include "plugins/plugin_module.h"
 
 namespace vc::plugins {

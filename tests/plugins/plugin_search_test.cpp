@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "plugin_test_support.h"
+#include "plugins/plugin_discovery.h"
 #include "plugins/plugin_search.h"
 
 namespace vc::plugins {

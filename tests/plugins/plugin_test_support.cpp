@@ -153,8 +153,8 @@ void LoopTest::run_turns(int turns) {
 
 // ---- OpTrace ----------------------------------------------------------------------------------
 
-OpCallbacks OpTrace::record(const std::shared_ptr<OpTrace>& trace, uint64_t output_limit) {
-  OpCallbacks callbacks;
+backend_proxy::OpCallbacks OpTrace::record(const std::shared_ptr<OpTrace>& trace, uint64_t output_limit) {
+  backend_proxy::OpCallbacks callbacks;
   callbacks.output_limit = output_limit;
   callbacks.on_emit = [trace](vc_stream stream, std::string_view bytes) {
     const char* name = stream == VC_STREAM_STDOUT   ? "stdout"

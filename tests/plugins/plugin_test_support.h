@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "common/json.h"
-#include "plugins/backend.h"
+#include "backend_proxy/backend.h"
 
 namespace vc::plugins::testing {
 
@@ -99,7 +99,7 @@ struct OpTrace {
   const Failure& failure() const { return result->failure(); }
 
   // Callbacks that record into `trace`.
-  static OpCallbacks record(const std::shared_ptr<OpTrace>& trace, uint64_t output_limit = 0);
+  static backend_proxy::OpCallbacks record(const std::shared_ptr<OpTrace>& trace, uint64_t output_limit = 0);
 };
 
 }  // namespace vc::plugins::testing

@@ -1,4 +1,4 @@
-// computers_fake_backend.h — a scripted plugins::Backend for the computers and tools tests.
+// computers_fake_backend.h — a scripted backend_proxy::Backend for the computers and tools tests.
 //
 // Like the real host side of the ABI, it never answers inside start(): every emit and
 // completion is queued and delivered from a uv_idle_t on a later loop turn, so the tests
@@ -22,7 +22,7 @@
 #include <vc-backend-1/vc_status.h>
 
 #include "common/json.h"
-#include "plugins/backend.h"
+#include "backend_proxy/backend.h"
 
 namespace vc::test_support {
 
@@ -68,15 +68,15 @@ inline Json exec_result(int exit_code, const char* outcome = "exited", int64_t d
 
 // One started operation, as the backend saw it.
 struct FakeOp {
-  plugins::Operation op = plugins::Operation::validate;
+  backend_proxy::Operation op = backend_proxy::Operation::validate;
   Json request;
   std::string stdin_bytes;
-  plugins::OpCallbacks callbacks;
+  backend_proxy::OpCallbacks callbacks;
   bool cancel_requested = false;
   bool completed = false;
 };
 
-class FakeBackend : public plugins::Backend {
+class FakeBackend : public backend_proxy::Backend {
  public:
   explicit FakeBackend(uv_loop_t* loop) {
     uv_idle_init(loop, &idle_);
@@ -87,16 +87,16 @@ class FakeBackend : public plugins::Backend {
 
   ~FakeBackend() override { EXPECT_TRUE(closed_) << "call close() and run the loop first"; }
 
-  void script(plugins::Operation op, FakeReply reply) { scripts_[op].push_back(std::move(reply)); }
+  void script(backend_proxy::Operation op, FakeReply reply) { scripts_[op].push_back(std::move(reply)); }
 
-  std::vector<std::shared_ptr<FakeOp>> started(plugins::Operation op) const {
+  std::vector<std::shared_ptr<FakeOp>> started(backend_proxy::Operation op) const {
     std::vector<std::shared_ptr<FakeOp>> matching;
     for (const auto& record : ops_) {
       if (record->op == op) matching.push_back(record);
     }
     return matching;
   }
-  size_t count(plugins::Operation op) const { return started(op).size(); }
+  size_t count(backend_proxy::Operation op) const { return started(op).size(); }
   const std::vector<std::shared_ptr<FakeOp>>& all_started() const { return ops_; }
 
   // Completes a held op on a later loop turn.
@@ -114,7 +114,7 @@ class FakeBackend : public plugins::Backend {
 
   const plugins::PluginInfo& info() const override { return info_; }
 
-  CancelHandle start(plugins::Operation op, const Json& request, plugins::OpCallbacks callbacks,
+  CancelHandle start(backend_proxy::Operation op, const Json& request, backend_proxy::OpCallbacks callbacks,
                      std::string_view stdin_bytes) override {
     auto record = std::make_shared<FakeOp>();
     record->op = op;
@@ -153,7 +153,7 @@ class FakeBackend : public plugins::Backend {
     std::weak_ptr<FakeOp> record_;
   };
 
-  FakeReply next_reply(plugins::Operation op) {
+  FakeReply next_reply(backend_proxy::Operation op) {
     auto& queue = scripts_[op];
     if (!queue.empty()) {
       FakeReply reply = std::move(queue.front());
@@ -161,17 +161,17 @@ class FakeBackend : public plugins::Backend {
       return reply;
     }
     switch (op) {
-      case plugins::Operation::validate:
+      case backend_proxy::Operation::validate:
         return FakeReply::ok(Json{{"engine", "fake"}});
-      case plugins::Operation::attach:
+      case backend_proxy::Operation::attach:
         return FakeReply::fail(VC_E_NOT_FOUND, "No computer named 'test-computer' exists.");
-      case plugins::Operation::ensure_image:
+      case backend_proxy::Operation::ensure_image:
         return FakeReply::ok(Json{{"image", "fake:latest"}, {"action", "present"}});
-      case plugins::Operation::create:
+      case backend_proxy::Operation::create:
         return FakeReply::ok(fake_computer_info());
-      case plugins::Operation::exec:
+      case backend_proxy::Operation::exec:
         return FakeReply::ok(exec_result(0));
-      case plugins::Operation::wait_for_death:
+      case backend_proxy::Operation::wait_for_death:
         return FakeReply::held();
       default:
         return FakeReply::fail(VC_E_UNSUPPORTED, "The fake backend does not support this.");
@@ -185,7 +185,7 @@ class FakeBackend : public plugins::Backend {
         reply = FakeReply::fail(VC_E_CANCELLED, "The operation was cancelled.");
       }
       record->completed = true;
-      plugins::OpCallbacks callbacks = std::move(record->callbacks);
+      backend_proxy::OpCallbacks callbacks = std::move(record->callbacks);
       record->callbacks = {};
       for (const auto& [stream, bytes] : reply.emits) callbacks.on_emit(stream, bytes);
       if (reply.status < 0) {
@@ -209,7 +209,7 @@ class FakeBackend : public plugins::Backend {
   uv_idle_t idle_{};
   bool closed_ = false;
   plugins::PluginInfo info_;
-  std::map<plugins::Operation, std::deque<FakeReply>> scripts_;
+  std::map<backend_proxy::Operation, std::deque<FakeReply>> scripts_;
   std::vector<std::shared_ptr<FakeOp>> ops_;
   std::deque<std::function<void()>> queue_;
 };

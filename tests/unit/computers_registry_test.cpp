@@ -17,7 +17,7 @@
 namespace vc::computers {
 namespace {
 
-using plugins::Operation;
+using backend_proxy::Operation;
 using test_support::exec_result;
 using test_support::fake_computer_info;
 using test_support::FakeReply;
@@ -72,7 +72,7 @@ class RegistryTest : public test_support::FakeBackendTest {
     return kinds;
   }
 
-  RegistrySettings settings_;
+  ComputerSettings settings_;
   std::unique_ptr<ComputerRegistry> registry_;
 };
 

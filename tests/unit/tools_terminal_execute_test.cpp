@@ -16,7 +16,7 @@
 namespace vc::tools {
 namespace {
 
-using plugins::Operation;
+using backend_proxy::Operation;
 using test_support::exec_result;
 using test_support::fake_computer_info;
 using test_support::FakeReply;
@@ -86,16 +86,14 @@ class TerminalExecuteTest : public test_support::FakeBackendTest {
  protected:
   void SetUp() override {
     FakeBackendTest::SetUp();
-    config_.computer_id = test_support::kFakeComputerId;
-    config_.desktop_environment = true;  // the configured flag, reported by error payloads
-    config_.default_timeout_s = 120;
-    config_.output_limit = 2048;
-    computers::RegistrySettings settings;
-    settings.computer_id = config_.computer_id;
+    computers::ComputerSettings settings;
+    settings.computer_id = test_support::kFakeComputerId;
+    settings.desktop_environment = true;  // the configured flag, reported by error payloads
+    settings.default_timeout_s = 120;
+    settings.output_limit = 2048;
     registry_ = std::make_unique<computers::ComputerRegistry>(backend_, settings);
     lifecycle_ = std::make_unique<computers::ComputerLifecycle>(backend_, settings, registry_.get());
     CatalogContext context;
-    context.config = &config_;
     context.registry = registry_.get();
     context.lifecycle = lifecycle_.get();
     context.terminal_execute_description = "Run a command.";
@@ -123,7 +121,6 @@ class TerminalExecuteTest : public test_support::FakeBackendTest {
     return tool_call;
   }
 
-  cli::ServerConfig config_;
   std::unique_ptr<computers::ComputerRegistry> registry_;
   std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
   std::vector<std::unique_ptr<mcp::Tool>> catalog_;
@@ -157,9 +154,8 @@ TEST_F(TerminalExecuteTest, TheCatalogHasTheOriginalsToolsInItsOrderWithoutLifec
 }
 
 TEST_F(TerminalExecuteTest, LifecycleToolsComeOnlyWithTheFlag) {
-  config_.lifecycle_tools = true;
   CatalogContext context;
-  context.config = &config_;
+  context.lifecycle_tools = true;
   context.registry = registry_.get();
   context.lifecycle = lifecycle_.get();
   auto with_lifecycle = make_tool_catalog(context);
@@ -409,7 +405,7 @@ class RuntimeStatusTest : public TerminalExecuteTest {
 };
 
 TEST_F(RuntimeStatusTest, ShowsTheImageBuildWhileTheComputerIsPrepared) {
-  using plugins::Operation;
+  using backend_proxy::Operation;
   ASSERT_EQ(catalog_.at(2)->definition().name, "runtime_status");
   EXPECT_EQ(runtime_status()["runtime_state"], "ready");
   backend_->script(Operation::ensure_image, FakeReply::held());

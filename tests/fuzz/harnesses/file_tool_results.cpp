@@ -120,7 +120,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                   : vc::Expected<ExecResult>(result);
 
   vc::tools::FileToolSettings settings;
-  settings.computer_id = "fuzz-computer";
+  settings.computer.computer_id = "fuzz-computer";
   settings.text_limit = 1024;
   if ((mode & 3) == 0) check_read(ran, settings);
   if ((mode & 3) == 1) check_write(ran, settings);

@@ -24,14 +24,13 @@
 #include <vc-backend-1/vc_op.h>
 #include <vc-backend-1/vc_status.h>
 
-#include "cli/server_config.h"
 #include "common/base64.h"
 #include "common/json.h"
 #include "computers/computer_lifecycle.h"
 #include "computers/computer_registry.h"
 #include "mcp/content_catalog.h"
 #include "mcp/tool.h"
-#include "plugins/backend.h"
+#include "backend_proxy/backend.h"
 #include "tools/conformance_fixtures.h"
 #include "tools/file_scripts.h"
 #include "tools/tool_catalog.h"
@@ -54,7 +53,7 @@ inline constexpr std::string_view kFileText = "hello world\nsecond line\n";
 inline constexpr char kListingBytes[] = "notes.txt\0" "f\0" "12\0" "src\0" "d\0" "4096\0";
 inline constexpr std::string_view kListing(kListingBytes, sizeof kListingBytes - 1);
 
-class FakeBackend final : public plugins::Backend {
+class FakeBackend final : public backend_proxy::Backend {
  public:
   explicit FakeBackend(uv_loop_t* loop) {
     uv_idle_init(loop, &idle_);
@@ -76,12 +75,12 @@ class FakeBackend final : public plugins::Backend {
 
   const plugins::PluginInfo& info() const override { return info_; }
 
-  CancelHandle start(plugins::Operation op, const Json& request, plugins::OpCallbacks callbacks,
+  CancelHandle start(backend_proxy::Operation op, const Json& request, backend_proxy::OpCallbacks callbacks,
                      std::string_view /*stdin_bytes*/) override {
     auto record = std::make_shared<Op>();
     record->callbacks = std::move(callbacks);
     ++pending_;
-    if (op == plugins::Operation::wait_for_death) {
+    if (op == backend_proxy::Operation::wait_for_death) {
       held_.push_back(record);
     } else {
       deliver_later(record, reply(op, request));
@@ -102,7 +101,7 @@ class FakeBackend final : public plugins::Backend {
   };
 
   struct Op {
-    plugins::OpCallbacks callbacks;
+    backend_proxy::OpCallbacks callbacks;
     bool cancel_requested = false;
     bool completed = false;
   };
@@ -186,8 +185,8 @@ class FakeBackend final : public plugins::Backend {
     return ok(Json::object());
   }
 
-  static Reply reply(plugins::Operation op, const Json& request) {
-    using plugins::Operation;
+  static Reply reply(backend_proxy::Operation op, const Json& request) {
+    using backend_proxy::Operation;
     const bool network = request.value("network_access", true);
     const bool desktop = request.value("desktop_environment", false);
     switch (op) {
@@ -237,7 +236,7 @@ class FakeBackend final : public plugins::Backend {
       }
       record->completed = true;
       --pending_;
-      plugins::OpCallbacks callbacks = std::move(record->callbacks);
+      backend_proxy::OpCallbacks callbacks = std::move(record->callbacks);
       record->callbacks = {};
       for (auto held = held_.begin(); held != held_.end(); ++held) {
         if (*held == record) {
@@ -280,14 +279,12 @@ class FakeBackend final : public plugins::Backend {
 struct ToolFixture {
   explicit ToolFixture(uv_loop_t* event_loop)
       : loop(event_loop), backend(std::make_shared<FakeBackend>(event_loop)) {
-    config.computer_id = kComputerId;
-    config.lifecycle_tools = true;
-    config.output_limit = 4096;
-    computers::RegistrySettings settings;
-    settings.computer_id = config.computer_id;
+    computers::ComputerSettings settings;
+    settings.computer_id = kComputerId;
+    settings.output_limit = 4096;
     registry = std::make_unique<computers::ComputerRegistry>(backend, settings);
     lifecycle = std::make_unique<computers::ComputerLifecycle>(backend, settings, registry.get());
-    tools = tools::make_tool_catalog({&config, registry.get(), lifecycle.get(), "Run a command."});
+    tools = tools::make_tool_catalog({true, registry.get(), lifecycle.get(), "Run a command."});
     catalog = tools::make_conformance_fixture_catalog();
   }
 
@@ -328,7 +325,6 @@ struct ToolFixture {
   }
 
   uv_loop_t* loop;
-  cli::ServerConfig config;
   std::shared_ptr<FakeBackend> backend;
   std::unique_ptr<computers::ComputerRegistry> registry;
   std::unique_ptr<computers::ComputerLifecycle> lifecycle;

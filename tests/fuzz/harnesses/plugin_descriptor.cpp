@@ -30,6 +30,8 @@
 #include "cli/command_line.h"
 #include "cli/plugin_options.h"
 #include "plugins/descriptor_check.h"
+#include "plugins/plugin_capabilities.h"
+#include "plugins/plugin_discovery.h"
 #include "plugins/plugin_search.h"
 
 namespace {
@@ -149,6 +151,12 @@ void check_accepted(const vc::plugins::CheckedDescriptor& checked, const vc_plug
   (void)vc::plugins::format_discovery(listing);
 }
 
+size_t occurrences(std::string_view text, std::string_view part) {
+  size_t count = 0;
+  for (size_t at = text.find(part); at != std::string_view::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
 // The host's command line with the plugin's options, as main() parses it.
 void parse_with(const vc::plugins::PluginInfo& info, std::string_view arguments) {
   std::vector<std::string> words{vc::cli::kProgramName};
@@ -164,11 +172,14 @@ void parse_with(const vc::plugins::PluginInfo& info, std::string_view arguments)
   std::ostringstream err;
   const vc::cli::ParseOutcome outcome = vc::cli::parse_command_line(
       static_cast<int>(argv.size()), argv.data(), &info, "", out, err);
+  // The host's own words for a declaration it refused. A usage error echoes arguments (whole
+  // or in part), and an argument may hold any text, that sentence included: only a sentence
+  // beyond those the arguments themselves carry is the host's.
   const std::string errors = err.str();
-  // The host's own words for a declaration it refused; an argument that merely contains
-  // " declares " (echoed back in a usage error) is not one.
   const std::string refusal = "the " + info.name + " backend (" + info.path.string() + ") declares ";
-  if (outcome.exit_code == 1 && errors.find(refusal) != std::string::npos &&
+  size_t in_arguments = 0;
+  for (size_t i = 1; i < words.size(); ++i) in_arguments += occurrences(words[i], refusal);
+  if (outcome.exit_code == 1 && occurrences(errors, refusal) > in_arguments &&
       errors.find("clashes with the host's") == std::string::npos) {
     __builtin_trap();  // registering an accepted option failed for another reason
   }

@@ -10,11 +10,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "plugins/backend.h"
-#include "plugins/op_record.h"
-#include "plugins/plugin_instance.h"
+#include "backend_proxy/backend.h"
+#include "backend_proxy/op_record.h"
+#include "backend_proxy/plugin_instance.h"
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 class PluginBackend final : public Backend, public std::enable_shared_from_this<PluginBackend> {
  public:
@@ -27,7 +27,7 @@ class PluginBackend final : public Backend, public std::enable_shared_from_this<
   // [loop-thread] Takes over `instance` (created with `services`) and opens its pump. On
   // failure the instance is destroyed.
   static Expected<std::shared_ptr<PluginBackend>> wrap(uv_loop_t* loop,
-                                                       std::shared_ptr<PluginModule> module,
+                                                       std::shared_ptr<plugins::PluginModule> module,
                                                        std::shared_ptr<HostServices> services,
                                                        PluginInstance instance);
 
@@ -35,7 +35,7 @@ class PluginBackend final : public Backend, public std::enable_shared_from_this<
   // instance if nothing is pending, else abandons it (see shutdown()). No callback runs.
   ~PluginBackend() override;
 
-  const PluginInfo& info() const override;
+  const plugins::PluginInfo& info() const override;
   uv_loop_t* loop() const override { return loop_; }
   CancelHandle start(Operation op, const Json& request, OpCallbacks callbacks,
                      std::string_view stdin_bytes = {}) override;
@@ -52,7 +52,7 @@ class PluginBackend final : public Backend, public std::enable_shared_from_this<
   struct ConstructionKey {
     explicit ConstructionKey() = default;
   };
-  PluginBackend(ConstructionKey, uv_loop_t* loop, std::shared_ptr<PluginModule> module,
+  PluginBackend(ConstructionKey, uv_loop_t* loop, std::shared_ptr<plugins::PluginModule> module,
                 std::shared_ptr<HostServices> services, PluginInstance instance);
   PluginBackend(const PluginBackend&) = delete;
   PluginBackend& operator=(const PluginBackend&) = delete;
@@ -84,7 +84,7 @@ class PluginBackend final : public Backend, public std::enable_shared_from_this<
   std::string backend_phrase() const;  // "The docker backend"
 
   uv_loop_t* const loop_;
-  const std::shared_ptr<PluginModule> module_;  // keeps the plugin's code and descriptor alive
+  const std::shared_ptr<plugins::PluginModule> module_;  // keeps the plugin's code and descriptor alive
   const std::shared_ptr<OpChannel> channel_;
   PluginInstance instance_;
 
@@ -98,4 +98,4 @@ class PluginBackend final : public Backend, public std::enable_shared_from_this<
   std::vector<std::function<void()>> shutdown_done_;
 };
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

@@ -5,10 +5,10 @@
 
 #include "common/failure.h"
 #include "common/json.h"
-#include "plugins/host_services.h"
+#include "backend_proxy/host_services.h"
 #include "plugins/plugin_module.h"
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 // Size of the create_backend error buffer: room for an actionable sentence or two.
 inline constexpr size_t kCreateErrorBufferSize = 1024;
@@ -28,7 +28,7 @@ Json make_backend_config(const Json& options);
 
 // [loop-thread] Calls create_backend. A failure carries the plugin's errbuf message:
 // "The docker backend failed to start: <message>".
-Expected<PluginInstance> create_plugin_instance(const PluginModule& module,
+Expected<PluginInstance> create_plugin_instance(const plugins::PluginModule& module,
                                                 const HostServices& services, const Json& options);
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

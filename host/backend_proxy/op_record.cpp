@@ -1,8 +1,8 @@
-#include "plugins/op_record.h"
+#include "backend_proxy/op_record.h"
 
 #include <spdlog/spdlog.h>
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 namespace {
 
@@ -140,4 +140,4 @@ bool OpRecord::complete_from_host(const Failure& failure) {
   return channel->pump->post(std::move(event));
 }
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

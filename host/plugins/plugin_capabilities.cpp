@@ -1,6 +1,5 @@
-// capabilities.cpp — the printable names of the VC_CAP_* bits.
-
-#include "plugins/plugin_module.h"
+// plugin_capabilities.cpp — see plugin_capabilities.h.
+#include "plugins/plugin_capabilities.h"
 
 namespace vc::plugins {
 

@@ -1,8 +1,8 @@
-#include "plugins/uv_handles.h"
+#include "common/uv_handles.h"
 
 #include <spdlog/spdlog.h>
 
-namespace vc::plugins {
+namespace vc {
 
 void run_on_later_turn(uv_loop_t* loop, std::function<void()> fn) {
   auto* timer = new uv_timer_t;
@@ -30,4 +30,4 @@ void run_on_later_turn(uv_loop_t* loop, std::function<void()> fn) {
       0, 0);
 }
 
-}  // namespace vc::plugins
+}  // namespace vc

@@ -17,7 +17,7 @@
 
 #include "common/failure.h"
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 struct PumpEvent {
   enum class Kind { emit, complete };
@@ -72,4 +72,4 @@ class CompletionPump {
   std::shared_ptr<CompletionPump> self_until_closed_;
 };
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

@@ -3,7 +3,7 @@
 
 #include <vc-backend-1/vc_status.h>
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 // "VC_E_NOT_FOUND", "VC_OK", ...; "plugin-private status", "unknown status" for the rest.
 // [any-thread]
@@ -13,4 +13,4 @@ const char* status_name(vc_status status);
 // positive one VC_OK, as vc_status.h asks of every consumer. [any-thread]
 vc_status normalise_status(vc_status status);
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

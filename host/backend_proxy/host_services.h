@@ -16,13 +16,13 @@
 #include "common/failure.h"
 #include "plugins/plugin_module.h"
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 class HostServices {
  public:
   // [loop-thread] Creates `state_dir` (and its parents) and fills the table. The calling thread
   // is what vc.host.thread-check/1 reports as the loop thread.
-  static Expected<std::shared_ptr<HostServices>> create(const PluginInfo& plugin,
+  static Expected<std::shared_ptr<HostServices>> create(const plugins::PluginInfo& plugin,
                                                         const std::filesystem::path& state_dir);
 
   HostServices(const HostServices&) = delete;
@@ -54,4 +54,4 @@ class HostServices {
   std::shared_ptr<spdlog::logger> logger_;
 };
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

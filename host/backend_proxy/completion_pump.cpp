@@ -1,8 +1,8 @@
-#include "plugins/completion_pump.h"
+#include "backend_proxy/completion_pump.h"
 
 #include <vc-backend-1/vc_status.h>
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 CompletionPump::CompletionPump(Handler handler) : handler_(std::move(handler)) {}
 
@@ -71,4 +71,4 @@ void CompletionPump::on_closed(uv_handle_t* handle) {
   if (closed) closed();
 }
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

@@ -12,11 +12,11 @@
 
 #include <vc-backend-1/vc_op.h>
 
-#include "plugins/backend.h"
-#include "plugins/completion_pump.h"
-#include "plugins/host_services.h"
+#include "backend_proxy/backend.h"
+#include "backend_proxy/completion_pump.h"
+#include "backend_proxy/host_services.h"
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 // An op's emitted bytes that wait for the loop above this make emit() answer VC_E_BACKPRESSURE.
 inline constexpr uint64_t kQueueHighWaterBytes = 16u * 1024u * 1024u;
@@ -63,4 +63,4 @@ struct OpRecord {
   bool complete_from_host(const Failure& failure);
 };
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

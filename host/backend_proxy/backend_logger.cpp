@@ -1,10 +1,10 @@
-#include "plugins/backend_logger.h"
+#include "backend_proxy/backend_logger.h"
 
 #include <spdlog/spdlog.h>
 
 #include <mutex>
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 std::shared_ptr<spdlog::logger> backend_logger(const std::string& plugin_id) {
   const std::string name = "backend." + plugin_id;
@@ -37,4 +37,4 @@ spdlog::level::level_enum to_spdlog_level(vc_log_level level) {
   }
 }
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

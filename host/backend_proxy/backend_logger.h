@@ -7,7 +7,7 @@
 #include <spdlog/logger.h>
 #include <vc-backend-1/vc_host.h>
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 // [any-thread] The logger "backend.<plugin_id>", created on first use and registered with
 // spdlog. A new logger writes to the default logger's sinks at its level, so plugin lines go
@@ -17,4 +17,4 @@ std::shared_ptr<spdlog::logger> backend_logger(const std::string& plugin_id);
 // VC_LOG_TRACE..VC_LOG_CRITICAL to spdlog's levels; out-of-range values are clamped.
 spdlog::level::level_enum to_spdlog_level(vc_log_level level);
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

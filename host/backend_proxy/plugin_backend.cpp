@@ -1,4 +1,4 @@
-#include "plugins/plugin_backend.h"
+#include "backend_proxy/plugin_backend.h"
 
 #include <spdlog/spdlog.h>
 
@@ -6,10 +6,10 @@
 #include <utility>
 
 #include "plugins/retain_forever.h"
-#include "plugins/status_text.h"
-#include "plugins/uv_handles.h"
+#include "backend_proxy/status_text.h"
+#include "common/uv_handles.h"
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 namespace {
 
@@ -76,7 +76,7 @@ std::string without_exception_tag(const std::string& text) {
 
 }  // namespace
 
-PluginBackend::PluginBackend(ConstructionKey, uv_loop_t* loop, std::shared_ptr<PluginModule> module,
+PluginBackend::PluginBackend(ConstructionKey, uv_loop_t* loop, std::shared_ptr<plugins::PluginModule> module,
                              std::shared_ptr<HostServices> services, PluginInstance instance)
     : loop_(loop),
       module_(std::move(module)),
@@ -87,7 +87,7 @@ PluginBackend::PluginBackend(ConstructionKey, uv_loop_t* loop, std::shared_ptr<P
 }
 
 Expected<std::shared_ptr<PluginBackend>> PluginBackend::wrap(uv_loop_t* loop,
-                                                             std::shared_ptr<PluginModule> module,
+                                                             std::shared_ptr<plugins::PluginModule> module,
                                                              std::shared_ptr<HostServices> services,
                                                              PluginInstance instance) {
   auto backend = std::make_shared<PluginBackend>(ConstructionKey{}, loop, std::move(module),
@@ -129,7 +129,7 @@ PluginBackend::~PluginBackend() {
   close_handles({});
 }
 
-const PluginInfo& PluginBackend::info() const { return module_->info(); }
+const plugins::PluginInfo& PluginBackend::info() const { return module_->info(); }
 
 size_t PluginBackend::pending_ops() const { return pending_.size(); }
 
@@ -398,10 +398,10 @@ void PluginBackend::abandon_instance(bool notify_callers) {
           ? "after the " + std::to_string(shutdown_deadline_ms_) + " ms shutdown deadline"
           : "as it is released");
   // Everything a late plugin call can reach stays alive: records, pump, services, instance.
-  retain_forever(channel_);
-  retain_forever(std::make_shared<vc_backend*>(std::exchange(instance_.backend, nullptr)));
+  plugins::retain_forever(channel_);
+  plugins::retain_forever(std::make_shared<vc_backend*>(std::exchange(instance_.backend, nullptr)));
   for (std::unique_ptr<OpRecord>& record : retired_) {
-    retain_forever(std::shared_ptr<OpRecord>(std::move(record)));
+    plugins::retain_forever(std::shared_ptr<OpRecord>(std::move(record)));
   }
   retired_.clear();
   std::unordered_map<uint64_t, std::unique_ptr<OpRecord>> abandoned = std::move(pending_);
@@ -411,7 +411,7 @@ void PluginBackend::abandon_instance(bool notify_callers) {
     record->completed.store(true, std::memory_order_release);  // late completions are dropped
     std::function<void(Expected<Json>)> on_complete = std::move(record->callbacks.on_complete);
     record->callbacks = OpCallbacks{};
-    retain_forever(record);
+    plugins::retain_forever(record);
     if (!notify_callers) continue;
     invoke_safely("on_complete", on_complete,
                   Expected<Json>(
@@ -438,4 +438,4 @@ void PluginBackend::close_handles(std::function<void()> closed) {
   if (channel_->pump) channel_->pump->close(one_closed);
 }
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

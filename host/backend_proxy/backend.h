@@ -1,4 +1,4 @@
-// backend.h — the host side of the ABI: one backend instance created from a PluginModule.
+// backend.h — the host side of the ABI: one backend instance created from a plugins::PluginModule.
 //
 // Every plugin operation is started here, on the loop thread, and its emits and completion are
 // marshalled back onto the loop (a mutex-protected queue drained by one uv_async_t, because
@@ -19,7 +19,7 @@
 #include "common/failure.h"
 #include "plugins/plugin_module.h"
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 enum class Operation {
   validate,
@@ -58,13 +58,13 @@ class Backend {
   // {"options": options} and a host-services table whose state_dir is
   // `state_dir` (created if missing). Failure carries the plugin's message.
   static Expected<std::shared_ptr<Backend>> create(uv_loop_t* loop,
-                                                   std::shared_ptr<PluginModule> module,
+                                                   std::shared_ptr<plugins::PluginModule> module,
                                                    const Json& options,
                                                    const std::filesystem::path& state_dir);
 
   virtual ~Backend() = default;
 
-  virtual const PluginInfo& info() const = 0;
+  virtual const plugins::PluginInfo& info() const = 0;
 
   // [loop-thread] The loop every callback of this backend runs on, for callers that keep timers
   // of their own about its ops (the exec watchdog). nullptr for a backend without one (test
@@ -88,4 +88,4 @@ class Backend {
   virtual void shutdown(uint64_t deadline_ms, std::function<void()> done) = 0;
 };
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

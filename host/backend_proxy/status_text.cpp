@@ -1,6 +1,6 @@
-#include "plugins/status_text.h"
+#include "backend_proxy/status_text.h"
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 const char* status_name(vc_status status) {
   switch (status) {
@@ -37,4 +37,4 @@ vc_status normalise_status(vc_status status) {
   return VC_E_FAILED;
 }
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

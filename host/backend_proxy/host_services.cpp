@@ -1,4 +1,4 @@
-#include "plugins/host_services.h"
+#include "backend_proxy/host_services.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,9 +7,9 @@
 
 #include <vc-backend-1/ext/vc_host_thread_check.h>
 
-#include "plugins/backend_logger.h"
+#include "backend_proxy/backend_logger.h"
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 namespace {
 
@@ -30,7 +30,7 @@ HostServices::HostServices(std::string plugin_id, std::string state_dir)
 }
 
 Expected<std::shared_ptr<HostServices>> HostServices::create(
-    const PluginInfo& plugin, const std::filesystem::path& state_dir) {
+    const plugins::PluginInfo& plugin, const std::filesystem::path& state_dir) {
   if (state_dir.empty()) {
     return Failure{VC_E_INVALID_ARGUMENT,
                    "No state directory was given for the " + plugin.name + " backend."};
@@ -85,4 +85,4 @@ int32_t VC_CALL HostServices::is_loop_thread(const vc_host_services* host) {
   return services != nullptr && services->on_loop_thread() ? 1 : 0;
 }
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

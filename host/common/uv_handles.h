@@ -5,7 +5,7 @@
 
 #include <uv.h>
 
-namespace vc::plugins {
+namespace vc {
 
 // [loop-thread] Closes `handle` (allocated with `new T` and initialised) and deletes it once
 // libuv has released it; then runs `closed`, if given. Uses handle->data.
@@ -27,4 +27,4 @@ void close_and_delete(T* handle, std::function<void()> closed = {}) {
 // a caller's callback is never invoked from inside the call that scheduled it.
 void run_on_later_turn(uv_loop_t* loop, std::function<void()> fn);
 
-}  // namespace vc::plugins
+}  // namespace vc

@@ -1,11 +1,11 @@
 // backend.cpp — creating a Backend from a loaded module, and the names of the operations.
-#include "plugins/backend.h"
+#include "backend_proxy/backend.h"
 
-#include "plugins/host_services.h"
-#include "plugins/plugin_backend.h"
-#include "plugins/plugin_instance.h"
+#include "backend_proxy/host_services.h"
+#include "backend_proxy/plugin_backend.h"
+#include "backend_proxy/plugin_instance.h"
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 const char* operation_name(Operation op) {
   switch (op) {
@@ -29,7 +29,7 @@ const char* operation_name(Operation op) {
 }
 
 Expected<std::shared_ptr<Backend>> Backend::create(uv_loop_t* loop,
-                                                   std::shared_ptr<PluginModule> module,
+                                                   std::shared_ptr<plugins::PluginModule> module,
                                                    const Json& options,
                                                    const std::filesystem::path& state_dir) {
   if (loop == nullptr || module == nullptr) {
@@ -45,4 +45,4 @@ Expected<std::shared_ptr<Backend>> Backend::create(uv_loop_t* loop,
   return std::shared_ptr<Backend>(std::move(backend).value());
 }
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy

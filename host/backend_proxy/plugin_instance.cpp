@@ -1,4 +1,4 @@
-#include "plugins/plugin_instance.h"
+#include "backend_proxy/plugin_instance.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -7,24 +7,24 @@
 
 #include "plugins/retain_forever.h"
 #include "plugins/versioned_struct.h"
-#include "plugins/status_text.h"
+#include "backend_proxy/status_text.h"
 
-namespace vc::plugins {
+namespace vc::backend_proxy {
 
 namespace {
 
 constexpr size_t kInstanceMinSize = offsetof(vc_backend, ops) + sizeof(vc_backend::ops);
 constexpr size_t kOpsMinSize = offsetof(vc_backend_ops, destroy) + sizeof(vc_backend_ops::destroy);
 
-Failure failed_to_start(const PluginInfo& plugin, vc_status status, const std::string& why) {
+Failure failed_to_start(const plugins::PluginInfo& plugin, vc_status status, const std::string& why) {
   return Failure{normalise_status(status),
                  "The " + plugin.name + " backend failed to start: " + why};
 }
 
 // An instance the host cannot use or cannot destroy is kept, not freed: its owner is the
 // plugin, and without a usable destroy() there is no safe way to release it.
-Failure unusable_instance(const PluginInfo& plugin, vc_backend* backend, const std::string& why) {
-  retain_forever(std::make_shared<vc_backend*>(backend));
+Failure unusable_instance(const plugins::PluginInfo& plugin, vc_backend* backend, const std::string& why) {
+  plugins::retain_forever(std::make_shared<vc_backend*>(backend));
   return failed_to_start(plugin, VC_E_INCOMPATIBLE, why);
 }
 
@@ -43,7 +43,7 @@ void read_desktop_control(PluginInstance& instance) {
   constexpr size_t kMinSize = offsetof(vc_backend_desktop_control, desktop_action) +
                               sizeof(vc_async_op_fn);
   if (table->struct_size < kMinSize) return;
-  copy_versioned(&instance.desktop_control, table);
+  plugins::copy_versioned(&instance.desktop_control, table);
 }
 
 }  // namespace
@@ -54,9 +54,9 @@ Json make_backend_config(const Json& options) {
   return config;
 }
 
-Expected<PluginInstance> create_plugin_instance(const PluginModule& module,
+Expected<PluginInstance> create_plugin_instance(const plugins::PluginModule& module,
                                                 const HostServices& services, const Json& options) {
-  const PluginInfo& plugin = module.info();
+  const plugins::PluginInfo& plugin = module.info();
   const std::string config =
       make_backend_config(options).dump(-1, ' ', false, Json::error_handler_t::replace);
   char errbuf[kCreateErrorBufferSize] = {};
@@ -93,7 +93,7 @@ Expected<PluginInstance> create_plugin_instance(const PluginModule& module,
   }
   PluginInstance instance;
   instance.backend = backend;
-  copy_versioned(&instance.ops, raw_ops);
+  plugins::copy_versioned(&instance.ops, raw_ops);
   if (instance.ops.destroy == nullptr) {
     return unusable_instance(plugin, backend, "its operations table has no destroy function");
   }
@@ -101,4 +101,4 @@ Expected<PluginInstance> create_plugin_instance(const PluginModule& module,
   return instance;
 }
 
-}  // namespace vc::plugins
+}  // namespace vc::backend_proxy
