@@ -3,8 +3,6 @@
 
 #include <openssl/evp.h>
 
-#include <climits>
-
 namespace vc {
 namespace {
 

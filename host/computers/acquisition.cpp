@@ -1,5 +1,4 @@
 // acquisition.cpp — validate → attach → (ensure_image → create), shared by its waiters.
-#include "backend_proxy/backend.h"
 #include "computers/acquisition.h"
 
 #include <algorithm>

@@ -6,7 +6,6 @@
 #include <spdlog/spdlog.h>
 #include <vc-backend-1/vc_status.h>
 
-#include "backend_proxy/backend.h"
 #include "computers/operation_documents.h"
 
 namespace vc::computers {

@@ -1,11 +1,12 @@
 // desktop_action.cpp — acquire, then one backend desktop_action op.
-#include "backend_proxy/backend.h"
 #include "computers/desktop_action.h"
 
 #include <memory>
 #include <utility>
 
 #include <vc-backend-1/vc_status.h>
+
+#include "backend_proxy/backend.h"
 
 namespace vc::computers {
 namespace {

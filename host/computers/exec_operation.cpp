@@ -12,7 +12,6 @@
 #include <vc-backend-1/vc_op.h>
 #include <vc-backend-1/vc_status.h>
 
-#include "backend_proxy/backend.h"
 #include "computers/exec_watchdog.h"
 #include "computers/operation_documents.h"
 #include "backend_proxy/status_text.h"
