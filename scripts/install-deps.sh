@@ -12,7 +12,8 @@ command -v npm >/dev/null 2>&1 || packages+=(npm)
 if [[ "${1:-}" == "test" ]]; then
   # chromium: the desktop view is tested in a real browser (driven by playwright-core).
   # clang and its runtime: the fuzz harnesses are built with libFuzzer (scripts/fuzz.sh).
-  packages+=(libgtest-dev libgmock-dev chromium clang libclang-rt-14-dev)
+  # json-schema-test-suite: the argument validator is checked against the official suite.
+  packages+=(libgtest-dev libgmock-dev chromium clang libclang-rt-14-dev json-schema-test-suite)
 fi
 
 missing=()

@@ -1,7 +1,9 @@
-// The inputSchema subset the session checks tool arguments against.
+// The inputSchema subset the session checks tool arguments against, and its refusal of the rest.
 #include "mcp/schema_validator.h"
 
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace vc::mcp {
 namespace {
@@ -90,15 +92,13 @@ TEST(SchemaValidator, NestedObjectsAndLengths) {
 TEST(SchemaValidator, PatternSearchesWithEcmaScriptSyntax) {
   const Json schema = Json::parse(R"({"type": "object", "properties": {
       "id": {"type": "string", "pattern": "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$"},
-      "loose": {"type": "string", "pattern": "b+"},
-      "broken": {"type": "string", "pattern": "(unclosed"}}})");
+      "loose": {"type": "string", "pattern": "b+"}}})");
   EXPECT_EQ(find_schema_violation(schema, Json{{"id", "my-box-1"}}), std::nullopt);
   EXPECT_EQ(find_schema_violation(schema, Json{{"id", "Bad_ID"}}),
             R"(id: "Bad_ID" does not match '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$')");
   EXPECT_NE(find_schema_violation(schema, Json{{"id", "-edge"}}), std::nullopt);
   EXPECT_EQ(find_schema_violation(schema, Json{{"loose", "abba"}}), std::nullopt) << "unanchored";
   EXPECT_NE(find_schema_violation(schema, Json{{"loose", "aaa"}}), std::nullopt);
-  EXPECT_EQ(find_schema_violation(schema, Json{{"broken", "x"}}), std::nullopt);
   // Huge strings are refused before the regex engine sees them (it recurses per character).
   const auto huge = find_schema_violation(schema, Json{{"loose", std::string(1 << 20, 'b')}});
   ASSERT_TRUE(huge.has_value());
@@ -113,10 +113,89 @@ TEST(SchemaValidator, LongValuesAreShortenedInMessages) {
   EXPECT_NE(problem->find("..."), std::string::npos);
 }
 
-TEST(SchemaValidator, UnknownKeywordsAndNonObjectSchemasConstrainNothing) {
-  EXPECT_EQ(find_schema_violation(Json::parse(R"({"description": "x", "format": "uri"})"), 5),
+TEST(SchemaValidator, AnnotationsConstrainNothing) {
+  // "format" is not asserted, as in the original.
+  EXPECT_EQ(find_schema_violation(
+                Json::parse(R"({"title": "t", "description": "x", "format": "uri", "default": 1,
+                               "examples": [1], "$comment": "c", "readOnly": true,
+                               "$schema": "https://json-schema.org/draft/2020-12/schema"})"),
+                5),
             std::nullopt);
+}
+
+TEST(SchemaValidator, BooleanSchemas) {
   EXPECT_EQ(find_schema_violation(Json(true), Json::object()), std::nullopt);
+  EXPECT_EQ(find_schema_violation(Json(false), 1), "False schema does not allow 1");
+  const Json schema = Json::parse(R"({"properties": {"gone": false}, "items": false})");
+  EXPECT_EQ(find_schema_violation(schema, Json{{"gone", 1}}),
+            "gone: False schema does not allow 1");
+  EXPECT_EQ(find_schema_violation(schema, Json::array({"a"})),
+            R"(arguments[0]: False schema does not allow "a")");
+}
+
+TEST(SchemaValidator, EqualityIgnoresMemberOrderAndNumberForm) {
+  const Json schema =
+      Json::parse(R"({"const": {"a": 1, "b": [2.0]}, "enum": [{"b": [2], "a": 1.0}]})");
+  EXPECT_EQ(find_schema_violation(schema, Json::parse(R"({"b": [2], "a": 1})")), std::nullopt);
+  EXPECT_NE(find_schema_violation(schema, Json::parse(R"({"b": [true], "a": 1})")), std::nullopt);
+  EXPECT_EQ(find_schema_violation(Json::parse(R"({"enum": [false]})"), 0),
+            "0 is not one of [false]");
+}
+
+std::string refusal(const char* schema) {
+  try {
+    check_schema_supported(Json::parse(schema));
+  } catch (const UnsupportedSchemaError& error) {
+    // find_schema_violation refuses the same schema the same way.
+    EXPECT_THROW(find_schema_violation(Json::parse(schema), Json::object()),
+                 UnsupportedSchemaError);
+    return error.what();
+  }
+  return "accepted";
+}
+
+TEST(SchemaValidator, UnsupportedKeywordsAreRefusedWithTheirLocation) {
+  EXPECT_EQ(
+      refusal(R"({"properties": {"env": {"type": "object", "patternProperties": {"^A": {}}}}})"),
+      "schema cannot be enforced: keyword 'patternProperties' at #/properties/env is not "
+      "supported");
+  EXPECT_EQ(refusal(R"({"$dynamicRef": "#meta"})"),
+            "schema cannot be enforced: keyword '$dynamicRef' at # is not supported");
+  EXPECT_EQ(refusal(R"({"items": {"anyOf": [{}]}})"),
+            "schema cannot be enforced: keyword 'anyOf' at #/items is not supported");
+  EXPECT_EQ(refusal(R"({"additionalProperties": {"$ref": "#"}})"),
+            "schema cannot be enforced: keyword '$ref' at #/additionalProperties is not supported");
+  EXPECT_EQ(refusal(R"({"properties": {"a/b": {"x-vendor": 1}}})"),
+            "schema cannot be enforced: keyword 'x-vendor' at #/properties/a~1b is not supported");
+  EXPECT_EQ(refusal(R"({"items": [{}]})"),
+            "schema cannot be enforced: keyword 'items' at # is an array of schemas (tuple "
+            "validation), which is not supported");
+  // A property merely named like a keyword is data, not a keyword.
+  EXPECT_EQ(refusal(R"({"properties": {"$ref": {"type": "string"}, "allOf": {}}})"), "accepted");
+}
+
+TEST(SchemaValidator, MalformedKeywordsAreRefused) {
+  EXPECT_EQ(refusal(R"({"type": "strng"})"),
+            R"(schema cannot be enforced: keyword 'type' at # names an unknown type "strng")");
+  EXPECT_EQ(refusal(R"({"properties": {"n": {"minLength": -1}}})"),
+            "schema cannot be enforced: keyword 'minLength' at #/properties/n must be a "
+            "non-negative integer");
+  EXPECT_EQ(refusal(R"({"exclusiveMinimum": true})"),
+            "schema cannot be enforced: keyword 'exclusiveMinimum' at # must be a number");
+  EXPECT_EQ(refusal(R"({"required": true})"),
+            "schema cannot be enforced: keyword 'required' at # must be an array of strings");
+  EXPECT_EQ(refusal(R"({"$schema": "http://json-schema.org/draft-04/schema#"})"),
+            "schema cannot be enforced: keyword '$schema' at # names a dialect other than "
+            "draft-06, draft-07, 2019-09 or 2020-12");
+  EXPECT_EQ(refusal(R"({"properties": {"p": 5}})"),
+            "schema cannot be enforced: a schema must be an object or a boolean "
+            "(at #/properties/p)");
+  const std::string broken = refusal(R"({"properties": {"id": {"pattern": "(unclosed"}}})");
+  EXPECT_EQ(broken.rfind("schema cannot be enforced: keyword 'pattern' at #/properties/id is not a "
+                         "regular expression this validator can compile (\"(unclosed\": ", 0),
+            0U)
+      << broken;
+  EXPECT_EQ(refusal(R"({"minLength": 2.0, "maxItems": 3})"), "accepted");
 }
 
 TEST(SchemaValidator, NormalizeIntegersRewritesIntegralFloats) {
