@@ -3,11 +3,13 @@
 #pragma once
 
 #include <dlfcn.h>
+#include <sys/types.h>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <fstream>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -16,6 +18,16 @@
 #include <vc-backend-1/vc_sdk.h>
 
 namespace vc_test {
+
+// True while `pid` exists and is not a zombie. A killed grandchild is reparented, and whoever
+// adopts it may reap it late; a zombie is dead all the same.
+inline bool process_alive(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return false;
+  auto state = stat.find(") ");
+  return state != std::string::npos && stat.compare(state + 2, 1, "Z") != 0;
+}
 
 // A dlopen()ed plugin and its descriptor. The module stays loaded for the whole test run, as
 // in the real host (which never unloads plugins).

@@ -3,22 +3,24 @@
 #
 #  1. installs this build into a temporary prefix (cmake --install --prefix);
 #  2. copies the installed template sources to a temporary directory and builds them as a
-#     project of their own with find_package(VcBackendSdk) and -Werror;
-#  3. checks the .so exports only vc_plugin_entry_v1, and pkg-config's view of the SDK;
+#     project of their own with find_package(VcBackendSdk) and -Werror, the three commands of
+#     docs/plugin-authoring.md; the same for the C-only example (examples/minimal_c);
+#  3. checks each .so exports only vc_plugin_entry_v1, and pkg-config's view of the SDK;
 #  4. runs the installed host: `plugins --plugin-dir` must list the new plugin, and an MCP
 #     session over stdio with `--backend <the .so>` must run a command through it.
 #
-# Usage: out_of_tree.sh --build-dir DIR --template-dir DIR --cmake CMAKE --c-compiler CC
-#                       --cxx-compiler CXX [--config CONFIG] [--host-target NAME]
+# Usage: out_of_tree.sh --build-dir DIR --template-dir DIR --examples-dir DIR --cmake CMAKE
+#                       --c-compiler CC --cxx-compiler CXX [--config CONFIG] [--host-target NAME]
 # Exit 77 (skipped) when the build has no host executable to install.
 set -euo pipefail
 
-build_dir="" template_dir="" cmake_bin="cmake" c_compiler="cc" cxx_compiler="c++"
+build_dir="" template_dir="" examples_dir="" cmake_bin="cmake" c_compiler="cc" cxx_compiler="c++"
 config="" host_target=""
 while (($#)); do
   case "$1" in
     --build-dir) build_dir="$2" ;;
     --template-dir) template_dir="$2" ;;
+    --examples-dir) examples_dir="$2" ;;
     --cmake) cmake_bin="$2" ;;
     --c-compiler) c_compiler="$2" ;;
     --cxx-compiler) cxx_compiler="$2" ;;
@@ -65,8 +67,10 @@ install_args=(--install "$build_dir" --prefix "$prefix")
 quiet "$cmake_bin" "${install_args[@]}"
 
 for file in include/vc-backend-1/vc_sdk.h share/vc-backend-1/schemas/exec.request.json \
-            share/vc-backend-1/vc-backend-1.map share/vc-backend-1/template/CMakeLists.txt \
-            bin/mcp-virtual-computer; do
+            include/vc-backend-1/cpp/backend_ops.h share/vc-backend-1/vc-backend-1.map \
+            share/vc-backend-1/template/CMakeLists.txt \
+            share/vc-backend-1/examples/minimal_c/CMakeLists.txt \
+            share/vc-backend-1/examples/process_backend/CMakeLists.txt bin/mcp-virtual-computer; do
   [[ -e "$prefix/$file" ]] || fail "the install lacks $file"
 done
 config_file="$(find "$prefix" -name VcBackendSdkConfig.cmake -print -quit)"
@@ -88,11 +92,30 @@ quiet "$cmake_bin" -S "$plugin_src" -B "$plugin_build" \
 sdk_dir="$(sed -n 's/^VcBackendSdk_DIR:PATH=//p' "$plugin_build/CMakeCache.txt")"
 [[ "$sdk_dir" == "$prefix"/* ]] || fail "find_package used $sdk_dir, not the temporary prefix"
 quiet "$cmake_bin" --build "$plugin_build" --parallel "$(nproc)"
-plugin="$plugin_build/vc-backend-template.so"
+plugin="$plugin_build/vc-backend-example.so"
 [[ -f "$plugin" ]] || fail "the build did not produce $plugin"
 
-exports="$(nm -D --defined-only "$plugin" | awk '{print $NF}' | sort -u | tr '\n' ' ')"
-[[ "$exports" == "vc_plugin_entry_v1 " ]] || fail "$plugin exports: $exports"
+exports_only_entry() {
+  local exports
+  exports="$(nm -D --defined-only "$1" | awk '{print $NF}' | sort -u | tr '\n' ' ')"
+  [[ "$exports" == "vc_plugin_entry_v1 " ]] || fail "$1 exports: $exports"
+}
+exports_only_entry "$plugin"
+
+echo "== building a copy of the installed C-only example (no C++ compiler involved)"
+diff -r --exclude='build*' "$examples_dir" "$prefix/share/vc-backend-1/examples" >/dev/null ||
+  fail "the installed examples differ from $examples_dir"
+c_plugin_src="$work/minimal-c"
+cp -r "$prefix/share/vc-backend-1/examples/minimal_c" "$c_plugin_src"
+c_plugin_build="$work/minimal-c-build"
+quiet "$cmake_bin" -S "$c_plugin_src" -B "$c_plugin_build" \
+  -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON \
+  -DCMAKE_C_COMPILER="$c_compiler" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-Werror
+quiet "$cmake_bin" --build "$c_plugin_build" --parallel "$(nproc)"
+c_plugin="$c_plugin_build/vc-backend-minimal-c.so"
+[[ -f "$c_plugin" ]] || fail "the build did not produce $c_plugin"
+exports_only_entry "$c_plugin"
 
 echo "== pkg-config"
 export PKG_CONFIG_PATH="$(dirname "$pc_file")"
@@ -122,7 +145,7 @@ listing="$work/plugins.txt"
   cat "$listing" "$work/plugins.err" >&2
   fail "'plugins --plugin-dir' exited non-zero"
 }
-grep -q "org.mcp-virtual-computer.template" "$listing" || {
+grep -q "org.mcp-virtual-computer.example" "$listing" || {
   cat "$listing" >&2
   fail "the listing does not show the template plugin"
 }
@@ -133,11 +156,11 @@ grep -qF "$plugin" "$listing" || {
 
 echo "== MCP session over stdio with --backend $plugin"
 scratch="$work/scratch"
-export COMPUTER_ID=sdk-test VC_TEMPLATE_SCRATCH_ROOT="$scratch"
+export COMPUTER_ID=sdk-test VC_EXAMPLE_COMPUTERS_DIR="$scratch"
 host_log="$work/host.log"
 responses="$work/responses.jsonl"
 : >"$responses"
-coproc HOST { exec "$host" --backend "$plugin" --scratch-root "$scratch" 2>"$host_log"; }
+coproc HOST { exec "$host" --backend "$plugin" --computers-dir "$scratch" 2>"$host_log"; }
 host_pid="$HOST_PID"
 to_host="${HOST[1]}"
 from_host="${HOST[0]}"
@@ -180,6 +203,6 @@ status=0
 wait "$host_pid" || status=$?
 host_pid=""
 ((status == 0)) || session_failed "the host exited with $status after stdin EOF"
-[[ -d "$scratch/sdk-test/workspace" ]] || session_failed "no computer directory under $scratch"
+[[ -d "$scratch/sdk-test" ]] || session_failed "no computer directory under $scratch"
 
 echo "PASS: out-of-tree plugin built against the installed SDK and run by the installed host"

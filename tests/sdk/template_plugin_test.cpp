@@ -1,6 +1,6 @@
-// template_plugin_test.cpp — drives the example backend (sdk/template) through the C ABI with a
-// fake host: descriptor, every operation, exec streaming, limits, cancellation, ordering,
-// exactly-once completion and destroy.
+// template_plugin_test.cpp — drives the process backend (sdk/examples/process_backend, plugin
+// name "template") through the C ABI with a fake host: descriptor, every operation, exec
+// streaming, limits, cancellation, ordering, exactly-once completion and destroy.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -41,16 +41,6 @@ void expect_matches_schema(const json& doc, const std::string& schema_file) {
   for (const auto& field : required_fields(schema_file)) {
     EXPECT_TRUE(doc.contains(field)) << schema_file << " requires " << field << ": " << doc;
   }
-}
-
-// True while `pid` exists and is not a zombie. A killed grandchild is reparented, and whoever
-// adopts it may reap it late; a zombie is dead all the same.
-bool process_alive(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat;
-  if (!std::getline(in, stat)) return false;
-  auto state = stat.find(") ");
-  return state != std::string::npos && stat.compare(state + 2, 1, "Z") != 0;
 }
 
 class TemplateBackendTest : public ::testing::Test {
@@ -422,7 +412,7 @@ TEST_F(TemplateBackendTest, TimeoutKillsTheWholeProcessGroup) {
   std::ifstream(pid_file) >> background;
   ASSERT_GT(background, 0);
   std::this_thread::sleep_for(100ms);
-  EXPECT_FALSE(process_alive(background)) << "the background child survived the timeout";
+  EXPECT_FALSE(vc_test::process_alive(background)) << "the background child survived the timeout";
 }
 
 TEST_F(TemplateBackendTest, OutputLimitKillsTheCommand) {
@@ -557,7 +547,7 @@ TEST_F(TemplateBackendTest, DestroyStopsEverythingAndNeverCallsBackAfterwards) {
   pid_t child = 0;
   std::ifstream(pid_file) >> child;
   ASSERT_GT(child, 0);
-  EXPECT_FALSE(process_alive(child));
+  EXPECT_FALSE(vc_test::process_alive(child));
 }
 
 }  // namespace

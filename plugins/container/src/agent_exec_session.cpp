@@ -17,7 +17,7 @@ constexpr std::chrono::seconds kCancelSlack{5};
 }  // namespace
 
 AgentExecSession::AgentExecSession(BackendContext& ctx, std::shared_ptr<ComputerRecord> record,
-                                   std::shared_ptr<ExecAgentChannel> channel, ExecRequest request,
+                                   std::shared_ptr<ExecAgentChannel> channel, sdk::ExecRequest request,
                                    std::string stdin_bytes, ExecOutput::Emit emit,
                                    Callback<nlohmann::json> done)
     : ctx_(ctx), record_(std::move(record)), channel_(std::move(channel)),

@@ -23,7 +23,7 @@
 #include "exec_agent_channel.h"
 #include "exec_conclusion.h"
 #include "exec_output.h"
-#include "exec_request.h"
+#include <vc-backend-1/cpp/requests.h>
 #include "running_command.h"
 
 namespace vc::container {
@@ -32,7 +32,7 @@ class AgentExecSession : public RunningCommand,
                          public std::enable_shared_from_this<AgentExecSession> {
  public:
   AgentExecSession(BackendContext& ctx, std::shared_ptr<ComputerRecord> record,
-                   std::shared_ptr<ExecAgentChannel> channel, ExecRequest request,
+                   std::shared_ptr<ExecAgentChannel> channel, sdk::ExecRequest request,
                    std::string stdin_bytes, ExecOutput::Emit emit, Callback<nlohmann::json> done);
   ~AgentExecSession() override;
 
@@ -57,7 +57,7 @@ class AgentExecSession : public RunningCommand,
   BackendContext& ctx_;
   std::shared_ptr<ComputerRecord> record_;
   std::shared_ptr<ExecAgentChannel> channel_;
-  ExecRequest request_;
+  sdk::ExecRequest request_;
   std::string stdin_bytes_;
   std::shared_ptr<ExecOutput> output_;
   Callback<nlohmann::json> done_;

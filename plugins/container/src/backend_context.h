@@ -14,14 +14,14 @@
 #include "computer_registry.h"
 #include "engine_failure.h"
 #include "engine_profile.h"
-#include "host_log.h"
+#include <vc-backend-1/cpp/host_log.h>
 
 namespace vc::container {
 
 struct BackendContext {
   BackendContext(engine::EngineLoop& engine_loop, engine::EngineClient& engine_client,
                  const EngineProfile& engine_profile, BackendOptions backend_options,
-                 HostLog host_log)
+                 sdk::HostLog host_log)
       : loop(engine_loop),
         client(engine_client),
         profile(engine_profile),
@@ -34,7 +34,7 @@ struct BackendContext {
   engine::EngineClient& client;
   const EngineProfile& profile;
   const BackendOptions options;
-  const HostLog log;
+  const sdk::HostLog log;
   ComputerRegistry computers;
   const std::string address;  // as shown in messages: unix:///var/run/docker.sock
 

@@ -30,33 +30,6 @@ bool contains_whitespace(std::string_view text) {
 
 }  // namespace
 
-std::optional<std::int64_t> parse_memory_size(std::string_view text) {
-  std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  if (digits == 0 || digits > 18) return std::nullopt;  // 19 digits could overflow int64
-  std::int64_t value = 0;
-  for (std::size_t i = 0; i < digits; ++i) value = value * 10 + (text[i] - '0');
-
-  std::string unit;
-  for (char c : text.substr(digits)) {
-    unit.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  }
-  std::int64_t multiplier = 1;
-  if (unit.empty() || unit == "b") {
-    multiplier = 1;
-  } else if (unit == "k" || unit == "kb") {
-    multiplier = std::int64_t{1} << 10;
-  } else if (unit == "m" || unit == "mb") {
-    multiplier = std::int64_t{1} << 20;
-  } else if (unit == "g" || unit == "gb") {
-    multiplier = std::int64_t{1} << 30;
-  } else {
-    return std::nullopt;
-  }
-  if (value > std::numeric_limits<std::int64_t>::max() / multiplier) return std::nullopt;
-  return value * multiplier;
-}
-
 std::optional<BackendOptions> parse_backend_options(const nlohmann::json& config,
                                                     std::string_view address_option,
                                                     std::string_view default_address,

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include <nlohmann/json.hpp>
+#include <vc-backend-1/cpp/requests.h>
 
 namespace vc::container {
 
@@ -69,8 +70,8 @@ std::optional<BackendOptions> parse_backend_options(const nlohmann::json& config
                                                     std::string_view default_address,
                                                     std::string& error);
 
-// "512m" -> 536870912. Digits with an optional unit b, k, m or g (any case; "mb" and "gb" are
-// accepted too), as `docker run --memory` takes them. nullopt when malformed or too large.
-std::optional<std::int64_t> parse_memory_size(std::string_view text);
+// "512m" -> 536870912: the SDK's memory sizes (resources.memory of a create request), which are
+// what `docker run --memory` takes too.
+using sdk::parse_memory_size;
 
 }  // namespace vc::container

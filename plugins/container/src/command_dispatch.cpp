@@ -27,7 +27,7 @@ std::shared_ptr<ExecAgentChannel> channel_of(BackendContext& ctx,
 
 }  // namespace
 
-void run_command(BackendContext& ctx, std::shared_ptr<ComputerRecord> record, ExecRequest request,
+void run_command(BackendContext& ctx, std::shared_ptr<ComputerRecord> record, sdk::ExecRequest request,
                  std::string stdin_bytes, ExecOutput::Emit emit, Callback<nlohmann::json> done,
                  std::function<bool()> cancelled,
                  std::function<void(std::shared_ptr<RunningCommand>)> started) {
@@ -72,7 +72,7 @@ void run_probe_command(BackendContext& ctx, std::shared_ptr<ComputerRecord> reco
     probe.timeout = timeout;
     return run_helper_exec(ctx, nullptr, std::move(probe), std::move(done));
   }
-  ExecRequest request;
+  sdk::ExecRequest request;
   request.computer_id = record->computer_id;
   request.argv = std::move(argv);
   request.timeout_ms = timeout.count();

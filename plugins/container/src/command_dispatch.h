@@ -12,7 +12,7 @@
 
 #include "container_calls.h"
 #include "exec_output.h"
-#include "exec_request.h"
+#include <vc-backend-1/cpp/requests.h>
 #include "helper_exec.h"
 #include "running_command.h"
 
@@ -21,7 +21,7 @@ namespace vc::container {
 // Runs `request` in the computer of `record`. `started` receives the command once it runs
 // (for cancels); `cancelled` is asked before it starts, after the agent was opened. `done`
 // runs exactly once.
-void run_command(BackendContext& ctx, std::shared_ptr<ComputerRecord> record, ExecRequest request,
+void run_command(BackendContext& ctx, std::shared_ptr<ComputerRecord> record, sdk::ExecRequest request,
                  std::string stdin_bytes, ExecOutput::Emit emit, Callback<nlohmann::json> done,
                  std::function<bool()> cancelled,
                  std::function<void(std::shared_ptr<RunningCommand>)> started);

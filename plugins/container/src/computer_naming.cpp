@@ -1,16 +1,7 @@
-// computer_naming.cpp — computer id slugs and container names.
+// computer_naming.cpp — container names and the short ids users see.
 #include "computer_naming.h"
 
 namespace vc::container {
-
-bool is_valid_computer_id(std::string_view id) {
-  if (id.empty() || id.size() > 63) return false;
-  auto is_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  for (char c : id) {
-    if (!is_alnum(c) && c != '-') return false;
-  }
-  return is_alnum(id.front()) && is_alnum(id.back());
-}
 
 std::string container_name(std::string_view computer_id) {
   std::string name(kContainerNamePrefix);

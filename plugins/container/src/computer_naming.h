@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include <vc-backend-1/cpp/computer_id.h>
+
 namespace vc::container {
 
 // Prefix of every container name: kilntainer-<computer_id> (singular, as the original).
@@ -35,13 +37,9 @@ inline constexpr const char* kNetworkOffFor = "mcp-virtual-computer.network-off-
 // Length of the container id prefix shown to users ("sandbox_id"), as `docker ps` shows it.
 inline constexpr std::size_t kShortIdLength = 12;
 
-// True for 1-63 characters of [a-z0-9-] that start and end with a letter or digit. Any thread.
-bool is_valid_computer_id(std::string_view id);
-
-// The sentence every op answers an invalid computer_id with.
-inline constexpr const char* kComputerIdRule =
-    "computer_id must be 1-63 lowercase letters, numbers, or hyphens; it must start and end "
-    "with a letter or number.";
+// The SDK's computer_id rule: the check and the sentence every op answers a bad id with.
+using sdk::is_valid_computer_id;
+using sdk::kComputerIdRule;
 
 // "kilntainer-<id>". The id must be valid (checked by the caller).
 std::string container_name(std::string_view computer_id);

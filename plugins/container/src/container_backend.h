@@ -5,9 +5,9 @@
 // (docker_profile() for the Docker plugin), so a Podman plugin reuses all of this.
 //
 // Threading. Op functions, cancel() and destroy() are called on the host's loop thread and
-// never block: each op function checks its request (a malformed one completes at once with
-// VC_E_INVALID_ARGUMENT and a message naming the field), accepts the op and posts the work to the
-// EngineLoop, whose thread runs every flow and calls op->complete(). Operations on one
+// never block: the SDK's op table has checked the request (a malformed one completes at once
+// with VC_E_INVALID_ARGUMENT and a message naming the field); each op function accepts the op
+// and posts the work to the EngineLoop, whose thread runs every flow and calls op->complete(). Operations on one
 // computer run in order: execs in one lane, lifecycle operations (create, attach, restart,
 // remove, reset, network) in another; different computers run in parallel.
 #pragma once
@@ -18,6 +18,9 @@
 #include <string_view>
 
 #include <nlohmann/json.hpp>
+#include <vc-backend-1/cpp/host_log.h>
+#include <vc-backend-1/cpp/op_registry.h>
+#include <vc-backend-1/cpp/requests.h>
 #include <vc-backend-1/vc_sdk.h>
 #include <vc_engine/engine_client.h>
 #include <vc_engine/engine_loop.h>
@@ -25,9 +28,7 @@
 #include "backend_context.h"
 #include "engine_launcher.h"
 #include "engine_profile.h"
-#include "host_log.h"
 #include "lifecycle_flows.h"
-#include "op_tracker.h"
 
 namespace vc::container {
 
@@ -42,54 +43,48 @@ struct BackendIdentity {
   std::unique_ptr<EngineLauncher> launcher;
 };
 
-// Copies `message` into create_backend()'s error buffer, NUL-terminated and truncated to fit.
-void write_create_error(char* errbuf, size_t errbuf_cap, std::string_view message);
-
 // create_backend() of a plugin built on ContainerBackend: the whole vc_plugin_descriptor slot,
 // including the error buffer and exceptions. [host loop] No I/O.
 vc_status create_container_backend(const vc_host_services* host, const char* config_json,
                                    size_t config_len, BackendIdentity identity,
                                    vc_backend** out_backend, char* errbuf, size_t errbuf_cap);
 
+// The operations, called through the op table the SDK generates from this class
+// (vc-backend-1/cpp/backend_ops.h), which has parsed and checked each request.
 class ContainerBackend {
  public:
   // [host loop] create_backend(): parses the options (no I/O) and starts the EngineLoop. On
   // failure returns an error status and sets `error`; nothing was started then.
-  static vc_status create(const vc_host_services* host, std::string_view config_json,
-                          BackendIdentity identity, vc_backend** out_backend,
-                          std::string& error);
+  static vc_status open(const vc_host_services* host, std::string_view config_json,
+                        BackendIdentity identity, vc_backend** out_backend, std::string& error);
 
   // The operations, one per slot of vc_backend_ops. [host loop], never block.
-  vc_status validate(const nlohmann::json& request, const vc_op* op);
-  vc_status ensure_image(const nlohmann::json& request, const vc_op* op);
-  vc_status create_computer(const nlohmann::json& request, const vc_op* op);
-  vc_status attach(const nlohmann::json& request, const vc_op* op);
-  vc_status list(const nlohmann::json& request, const vc_op* op);
-  vc_status restart(const nlohmann::json& request, const vc_op* op);
-  vc_status remove(const nlohmann::json& request, const vc_op* op);
-  vc_status factory_reset(const nlohmann::json& request, const vc_op* op);
-  vc_status set_network_access(const nlohmann::json& request, const vc_op* op);
-  vc_status get_desktop_environment(const nlohmann::json& request, const vc_op* op);
-  vc_status set_desktop_environment(const nlohmann::json& request, const vc_op* op);
-  vc_status exec(const nlohmann::json& request, std::string_view stdin_bytes, const vc_op* op);
-  vc_status wait_for_death(const nlohmann::json& request, const vc_op* op);
-  vc_status tool_instructions(const nlohmann::json& request, const vc_op* op);
+  vc_status validate(sdk::ValidateRequest request, const vc_op* op);
+  vc_status ensure_image(sdk::EnsureImageRequest request, const vc_op* op);
+  vc_status create_computer(sdk::CreateRequest request, const vc_op* op);
+  vc_status attach(sdk::AttachRequest request, const vc_op* op);
+  vc_status list(sdk::ListRequest request, const vc_op* op);
+  vc_status restart(sdk::ComputerRequest request, const vc_op* op);
+  vc_status remove(sdk::ComputerRequest request, const vc_op* op);
+  vc_status factory_reset(sdk::ComputerRequest request, const vc_op* op);
+  vc_status set_network_access(sdk::ToggleRequest request, const vc_op* op);
+  vc_status get_desktop_environment(sdk::ComputerRequest request, const vc_op* op);
+  vc_status set_desktop_environment(sdk::ToggleRequest request, const vc_op* op);
+  vc_status exec(sdk::ExecRequest request, std::string_view stdin_bytes, const vc_op* op);
+  vc_status wait_for_death(sdk::ComputerRequest request, const vc_op* op);
+  vc_status tool_instructions(sdk::ToolInstructionsRequest request, const vc_op* op);
   // The desktop-control extension's one operation (ext/vc_backend_desktop_control.h).
-  vc_status desktop_action(const nlohmann::json& request, const vc_op* op);
-
-  // [host loop] What an op function's status becomes for the host. ABI 1 gives a rejected op
-  // no message, so a rejection whose reason reject() recorded is turned into an accepted op
-  // completed at once with VC_E_INVALID_ARGUMENT and that reason; anything else passes through.
-  vc_status settle_rejection(const vc_op* op, vc_status status);
+  vc_status desktop_action(sdk::DesktopActionRequest request, const vc_op* op);
 
   // [host loop] ops->cancel().
   void cancel(const vc_op* op);
   // [host loop] ops->destroy(): stops the EngineLoop (joining its thread), then deletes this.
   void destroy();
 
-  const HostLog& log() const { return log_; }
+  const sdk::HostLog& log() const { return log_; }
 
  private:
+  using Pending = std::shared_ptr<sdk::PendingOp>;
   using Flow = std::function<void(FlowScope, Record, Callback<nlohmann::json>)>;
 
   ContainerBackend(const vc_host_services* host, BackendIdentity identity,
@@ -97,27 +92,19 @@ class ContainerBackend {
   ~ContainerBackend();
 
   // Accepts the op and runs `task` on the EngineLoop.
-  vc_status accept(const vc_op* op, std::function<void(const std::shared_ptr<PendingOp>&)> task);
-  // Accepts the op and completes it at once with `outcome`.
-  vc_status complete_now(const vc_op* op, const OpOutcome& outcome);
+  vc_status accept(const vc_op* op, std::function<void(const Pending&)> task);
   // Accepts the op and runs `flow` in the computer's lifecycle lane.
   vc_status run_in_lifecycle_lane(const vc_op* op, std::string computer_id, Flow flow);
   // Completes with what a flow yielded.
-  void complete(const std::shared_ptr<PendingOp>& pending, Expected<nlohmann::json> outcome);
-  // The valid computer_id of `request`, or nullopt (logged).
-  std::optional<std::string> computer_id_of(const nlohmann::json& request,
-                                            const char* operation) const;
-  // Records why `operation`'s request is invalid (see settle_rejection) and logs it.
-  vc_status reject(const char* operation, std::string_view why) const;
+  void complete(const Pending& pending, Expected<nlohmann::json> outcome);
 
   vc_backend handle_{};
-  mutable std::optional<std::string> rejection_;  // set by reject(), taken by settle_rejection()
-  HostLog log_;
+  sdk::HostLog log_;
   const EngineProfile& profile_;
   std::unique_ptr<engine::EngineLoop> loop_;
   std::unique_ptr<engine::EngineClient> client_;
   std::unique_ptr<BackendContext> ctx_;
-  std::unique_ptr<OpTracker> tracker_;
+  std::unique_ptr<sdk::OpRegistry> registry_;  // cancel hooks run on the EngineLoop
   std::optional<nlohmann::json> validated_;  // EngineLoop thread: the first successful probe
   std::unique_ptr<EngineLauncher> launcher_;  // null unless the plugin may start its engine
   bool launched_ = false;                     // EngineLoop thread
@@ -128,8 +115,5 @@ inline constexpr vc_caps kContainerBackendCapabilities =
     VC_CAP_ISOLATED | VC_CAP_PERSISTENT | VC_CAP_RESTART | VC_CAP_FACTORY_RESET |
     VC_CAP_NETWORK_ACCESS | VC_CAP_DESKTOP | VC_CAP_EXEC_STDIN | VC_CAP_WAIT_FOR_DEATH |
     VC_CAP_KILLS_PROCESS_TREE | VC_CAP_IMAGES;
-
-// The operations table that forwards to ContainerBackend (backend_ops_table.cpp).
-extern const vc_backend_ops kContainerBackendOps;
 
 }  // namespace vc::container

@@ -89,7 +89,7 @@ void DeathWatch::on_inspected(Expected<std::optional<nlohmann::json>> inspected)
       [self = shared_from_this()](engine::Result<engine::JsonResponse> answer) {
         self->on_wait_answer(std::move(answer));
       });
-  scope_->track(handle);
+  track_in(scope_, handle);
 }
 
 void DeathWatch::on_wait_answer(engine::Result<engine::JsonResponse> answer) {

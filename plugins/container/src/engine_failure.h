@@ -10,7 +10,7 @@
 #include <vc_engine/engine_error.h>
 
 #include "engine_profile.h"
-#include "op_outcome.h"
+#include "expected.h"
 
 namespace vc::container {
 

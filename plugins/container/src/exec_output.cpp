@@ -13,7 +13,7 @@ constexpr std::uint64_t kMaxHeldBytes = 64ull << 20;
 
 }  // namespace
 
-ExecOutput::ExecOutput(engine::EngineLoop& loop, HostLog log, std::string what, Emit emit,
+ExecOutput::ExecOutput(engine::EngineLoop& loop, sdk::HostLog log, std::string what, Emit emit,
                        std::uint64_t limit, std::function<void(Stop)> on_stop)
     : loop_(loop), log_(log), what_(std::move(what)), emit_(std::move(emit)), limit_(limit),
       on_stop_(std::move(on_stop)) {}

@@ -23,7 +23,7 @@
 #include <vc-backend-1/vc_op.h>
 #include <vc_engine/engine_loop.h>
 
-#include "host_log.h"
+#include <vc-backend-1/cpp/host_log.h>
 
 namespace vc::container {
 
@@ -34,7 +34,7 @@ class ExecOutput : public std::enable_shared_from_this<ExecOutput> {
   using Emit = std::function<vc_status(vc_stream stream, std::string_view bytes)>;
 
   // `limit` 0 = none. `on_stop` runs at most once; `what` names the command in the log.
-  ExecOutput(engine::EngineLoop& loop, HostLog log, std::string what, Emit emit,
+  ExecOutput(engine::EngineLoop& loop, sdk::HostLog log, std::string what, Emit emit,
              std::uint64_t limit, std::function<void(Stop)> on_stop);
   ~ExecOutput();
 
@@ -58,7 +58,7 @@ class ExecOutput : public std::enable_shared_from_this<ExecOutput> {
   void stop(Stop why);
 
   engine::EngineLoop& loop_;
-  const HostLog log_;
+  const sdk::HostLog log_;
   const std::string what_;
   Emit emit_;
   const std::uint64_t limit_;

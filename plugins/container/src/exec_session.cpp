@@ -26,7 +26,7 @@ constexpr std::size_t kFirstOutputKept = 512;
 }  // namespace
 
 ExecSession::ExecSession(BackendContext& ctx, std::shared_ptr<ComputerRecord> record,
-                         ExecRequest request, std::string stdin_bytes, Emit emit,
+                         sdk::ExecRequest request, std::string stdin_bytes, Emit emit,
                          Callback<nlohmann::json> done)
     : ctx_(ctx), record_(std::move(record)), request_(std::move(request)),
       stdin_bytes_(std::move(stdin_bytes)), done_(std::move(done)),

@@ -37,7 +37,7 @@
 #include "container_calls.h"
 #include "exec_conclusion.h"
 #include "exec_output.h"
-#include "exec_request.h"
+#include <vc-backend-1/cpp/requests.h>
 #include "running_command.h"
 
 namespace vc::container {
@@ -46,7 +46,7 @@ class ExecSession : public RunningCommand, public std::enable_shared_from_this<E
  public:
   using Emit = ExecOutput::Emit;
 
-  ExecSession(BackendContext& ctx, std::shared_ptr<ComputerRecord> record, ExecRequest request,
+  ExecSession(BackendContext& ctx, std::shared_ptr<ComputerRecord> record, sdk::ExecRequest request,
               std::string stdin_bytes, Emit emit, Callback<nlohmann::json> done);
   ~ExecSession() override;
 
@@ -75,7 +75,7 @@ class ExecSession : public RunningCommand, public std::enable_shared_from_this<E
 
   BackendContext& ctx_;
   std::shared_ptr<ComputerRecord> record_;
-  ExecRequest request_;
+  sdk::ExecRequest request_;
   std::string stdin_bytes_;
   std::shared_ptr<ExecOutput> output_;
   Callback<nlohmann::json> done_;

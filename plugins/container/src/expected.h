@@ -4,9 +4,13 @@
 #include <utility>
 #include <variant>
 
-#include "op_outcome.h"
+#include <vc-backend-1/cpp/op_result.h>
 
 namespace vc::container {
+
+// A failed step of a flow, and the op's failure when the flow ends with it.
+using sdk::OpFailure;
+using sdk::cancelled_failure;
 
 template <class T>
 class Expected {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <vc-backend-1/cpp/requests.h>
 
 #include "computer_registry.h"
 #include "container_calls.h"
@@ -30,12 +31,8 @@ struct CreateRequest {
   std::string shell;
 };
 
-struct AttachRequest {
-  std::string computer_id;
-  bool network_access = true;
-  bool desktop_environment = false;
-  std::string shell;
-};
+// attach runs with its request as the SDK parsed it.
+using AttachRequest = sdk::AttachRequest;
 
 using FlowScope = std::shared_ptr<CancelScope>;
 using Record = std::shared_ptr<ComputerRecord>;

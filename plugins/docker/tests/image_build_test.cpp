@@ -101,7 +101,7 @@ class ImageBuildTest : public ::testing::Test {
     engine::EngineClient client(loop, engine::EngineAddress::parse(fake->address()).value());
     BackendOptions options;
     options.desktop_image_context = context_.string();
-    BackendContext ctx(loop, client, docker::docker_profile(), options, HostLog(nullptr));
+    BackendContext ctx(loop, client, docker::docker_profile(), options, sdk::HostLog(nullptr));
     Outcome outcome;
     std::promise<void> finished;
     loop.post([&] {

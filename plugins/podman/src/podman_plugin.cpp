@@ -13,6 +13,7 @@
 #include <utility>
 
 #include <nlohmann/json.hpp>
+#include <vc-backend-1/cpp/backend_ops.h>
 #include <vc-backend-1/vc_sdk.h>
 
 #include "backend_option_decls.h"
@@ -62,7 +63,7 @@ vc_status VC_CALL create_backend(const vc_host_services* host, const char* confi
       auto mode = it->is_string() ? vc::podman::parse_service_mode(it->get<std::string>())
                                   : std::nullopt;
       if (!mode) {
-        vc::container::write_create_error(errbuf, errbuf_cap,
+        vc::sdk::write_create_error(errbuf, errbuf_cap,
                     "podman: --podman-service must be auto, never or always; got " + it->dump());
         return VC_E_INVALID_ARGUMENT;
       }
@@ -70,7 +71,7 @@ vc_status VC_CALL create_backend(const vc_host_services* host, const char* confi
     }
     if (inputs.mode == vc::podman::ServiceMode::kAlways && inputs.explicit_address &&
         !inputs.explicit_address->empty()) {
-      vc::container::write_create_error(errbuf, errbuf_cap,
+      vc::sdk::write_create_error(errbuf, errbuf_cap,
                   "podman: --podman-service always starts a private service on a socket of its "
                   "own; it cannot be combined with --podman-socket (or CONTAINER_HOST) " +
                       *inputs.explicit_address);
@@ -93,10 +94,10 @@ vc_status VC_CALL create_backend(const vc_host_services* host, const char* confi
                                                    std::move(identity), out_backend, errbuf,
                                                    errbuf_cap);
   } catch (const std::bad_alloc&) {
-    vc::container::write_create_error(errbuf, errbuf_cap, "podman: out of memory");
+    vc::sdk::write_create_error(errbuf, errbuf_cap, "podman: out of memory");
     return VC_E_NO_MEMORY;
   } catch (const std::exception& e) {
-    vc::container::write_create_error(errbuf, errbuf_cap, std::string("podman: ") + e.what());
+    vc::sdk::write_create_error(errbuf, errbuf_cap, std::string("podman: ") + e.what());
     return VC_E_FAILED;
   }
 }

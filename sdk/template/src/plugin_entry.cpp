@@ -1,64 +1,37 @@
-// plugin_entry.cpp — the module's one exported symbol and the descriptor it returns.
+// plugin_entry.cpp — the module's one exported symbol, its descriptor and its option.
 //
-// The host dlopen()s vc-backend-template.so, calls vc_plugin_entry_v1() and reads the
-// descriptor: identity, capabilities, command-line options and the factory. Everything here
-// is static data, valid for as long as the module is loaded.
-#include <algorithm>
-#include <cstring>
-#include <new>
+// Static data, valid while the module is loaded. Rename id, name and description for your
+// backend, and declare the capabilities it really has.
 #include <string>
 #include <string_view>
 
-#include <vc-backend-1/vc_sdk.h>
+#include <vc-backend-1/cpp/backend_ops.h>
 
-#include "template_backend.h"
-
-#ifndef VC_TEMPLATE_VERSION
-#define VC_TEMPLATE_VERSION "1.0.0"
-#endif
+#include "example_backend.h"
 
 namespace {
 
-// Copies `message` into the host's error buffer, always NUL-terminated and truncated to fit.
-void write_error(char* errbuf, size_t errbuf_cap, std::string_view message) {
-  if (errbuf == nullptr || errbuf_cap == 0) return;
-  size_t n = std::min(message.size(), errbuf_cap - 1);
-  std::memcpy(errbuf, message.data(), n);
-  errbuf[n] = '\0';
-}
-
-// [loop-thread] No blocking I/O here: the scratch root is only created by validate/create.
+// [loop-thread] No I/O here: validate is where the engine is first contacted.
 vc_status VC_CALL create_backend(const vc_host_services* host, const char* config_json,
                                  size_t config_len, vc_backend** out_backend, char* errbuf,
                                  size_t errbuf_cap) {
   if (host == nullptr || out_backend == nullptr) return VC_E_INVALID_ARGUMENT;
-  try {
-    std::string error;
+  return vc::sdk::guarded_create("example", errbuf, errbuf_cap, [&](std::string& error) {
     std::string_view config = config_json ? std::string_view(config_json, config_len) : "{}";
-    vc_status status = vc_template::TemplateBackend::create(host, config, out_backend, error);
-    if (status != VC_OK) write_error(errbuf, errbuf_cap, error);
-    return status;
-  } catch (const std::bad_alloc&) {
-    write_error(errbuf, errbuf_cap, "template: out of memory");
-    return VC_E_NO_MEMORY;
-  } catch (const std::exception& e) {
-    write_error(errbuf, errbuf_cap, std::string("template: ") + e.what());
-    return VC_E_FAILED;
-  }
+    return example_backend::open_backend(host, config, out_backend, error);
+  });
 }
 
-constexpr vc_option_decl kScratchRootOption = {
+constexpr vc_option_decl kComputersDirOption = {
     .struct_size = sizeof(vc_option_decl),
     .type = VC_OPTION_STRING,
-    .name = "scratch-root",
-    .help = "Directory holding one scratch directory per computer (default: <plugin state "
-            "dir>/computers). The template backend is NOT a sandbox: commands run on this host "
-            "with your permissions.",
+    .name = "computers-dir",
+    .help = "Directory holding one directory per computer (default: <plugin state dir>/computers). "
+            "NOT a sandbox: commands run on this host with your permissions.",
     .default_value = nullptr,
-    .env_var = "VC_TEMPLATE_SCRATCH_ROOT",
+    .env_var = "VC_EXAMPLE_COMPUTERS_DIR",
 };
-
-constexpr const vc_option_decl* kOptions[] = {&kScratchRootOption, nullptr};
+constexpr const vc_option_decl* kOptions[] = {&kComputersDirOption, nullptr};
 
 constexpr vc_plugin_descriptor kDescriptor = {
     .struct_size = sizeof(vc_plugin_descriptor),
@@ -67,16 +40,13 @@ constexpr vc_plugin_descriptor kDescriptor = {
     .abi_minor = VC_ABI_MINOR,
     .min_host_abi_minor = 0,  // uses nothing added after ABI 1.0
     .reserved0 = 0,
-    .id = "org.mcp-virtual-computer.template",
-    .name = "template",
-    .version = VC_TEMPLATE_VERSION,
+    .id = "org.mcp-virtual-computer.example",
+    .name = "example",
+    .version = "1.0.0",
     .vendor = "mcp-virtual-computer",
-    .description = "Example backend: runs commands as plain child processes on the host in a "
-                   "per-computer scratch directory. NOT a sandbox: commands can read and change "
-                   "the host.",
-    // Deliberately without VC_CAP_ISOLATED, NETWORK_ACCESS, DESKTOP and IMAGES.
-    .capabilities = VC_CAP_PERSISTENT | VC_CAP_RESTART | VC_CAP_FACTORY_RESET |
-                    VC_CAP_EXEC_STDIN | VC_CAP_WAIT_FOR_DEATH | VC_CAP_KILLS_PROCESS_TREE,
+    .description = "Template backend: computers are directories on this host and commands run "
+                   "as local processes. NOT a sandbox: commands can read and change the host.",
+    .capabilities = VC_CAP_PERSISTENT | VC_CAP_EXEC_STDIN | VC_CAP_KILLS_PROCESS_TREE,
     .options = kOptions,
     .create_backend = create_backend,
     .module_shutdown = nullptr,
@@ -84,9 +54,7 @@ constexpr vc_plugin_descriptor kDescriptor = {
 
 }  // namespace
 
-// Fast, idempotent, no I/O. Refuses (NULL) a host of another ABI major; the host checks the
-// descriptor's versions itself as well.
+// Fast, idempotent, no I/O; NULL refuses a host of another ABI major.
 VC_PLUGIN_ENTRY const vc_plugin_descriptor* VC_CALL vc_plugin_entry_v1(const vc_host_info* host) {
-  if (host != nullptr && host->abi_major != VC_ABI_MAJOR) return nullptr;
-  return &kDescriptor;
+  return host != nullptr && host->abi_major != VC_ABI_MAJOR ? nullptr : &kDescriptor;
 }

@@ -1,0 +1,300 @@
+// backend_ops.h — the vc_backend_ops table of a C++ backend class, its thunks written once.
+//
+// Part of the optional C++20 layer of the backend SDK (target VcBackendSdk::cpp).
+//
+//   class MyBackend {
+//    public:
+//     const vc::sdk::HostLog& log() const;                          // required
+//     void cancel(const vc_op* op);                                 // required: ops->cancel()
+//     void destroy();                                               // required: ops->destroy(),
+//                                                                   //   deletes the instance
+//     vc_status restart(vc::sdk::ComputerRequest request, const vc_op* op);   // any operations
+//     vc_status exec(vc::sdk::ExecRequest request, std::string_view stdin_bytes, const vc_op* op);
+//   };
+//   vc_backend handle = vc::sdk::make_backend_handle(backend);  // backend: MyBackend*
+//
+// An operation is a member named after its slot of vc_backend_ops (create_computer for the
+// `create` slot, which leaves `create` free for a factory), taking the slot's typed request
+// (requests.h) and the op; a slot without a member is NULL, which the host answers with
+// VC_E_UNSUPPORTED. A `desktop_action(DesktopActionRequest, const vc_op*)` member publishes the
+// desktop-control extension (ext/vc_backend_desktop_control.h) through get_extension.
+//
+// Every thunk, on the host's loop thread:
+//  - parses the borrowed request document (NULL or empty means {}); a document that is not a
+//    JSON object is rejected (VC_E_INVALID_ARGUMENT, never completed);
+//  - parses the typed request and calls the member, returning its status. The member follows
+//    the op contract: VC_OK means exactly one completion follows, an error means none does;
+//  - turns InvalidRequest thrown by the parse, or by the member before it accepted the op, into
+//    an op accepted and completed at once with VC_E_INVALID_ARGUMENT and
+//    "Invalid <slot> request: <why>" (ABI 1 gives a rejected op no message; this way the user
+//    reads what is wrong);
+//  - lets no exception cross into the host: std::bad_alloc becomes VC_E_NO_MEMORY, anything
+//    else VC_E_FAILED (logged); the op counts as rejected then, so the member must not have
+//    accepted it.
+#pragma once
+
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+#include <vc-backend-1/vc_sdk.h>
+
+#include "host_log.h"
+#include "op_result.h"
+#include "requests.h"
+
+namespace vc::sdk {
+
+namespace backend_ops_detail {
+
+template <class Backend>
+concept BackendCore = requires(Backend& backend, const vc_op* op) {
+  { std::as_const(backend).log() } -> std::convertible_to<const HostLog&>;
+  backend.cancel(op);
+  backend.destroy();
+};
+
+template <class Backend>
+Backend& backend_of(vc_backend* self) {
+  return *static_cast<Backend*>(self->plugin_ctx);
+}
+
+// Runs `call`, turning every exception into a status: nothing may unwind into the host.
+template <class Backend, class Call>
+vc_status guarded(vc_backend* self, const char* what, Call&& call) noexcept {
+  try {
+    return call();
+  } catch (const std::bad_alloc&) {
+    return VC_E_NO_MEMORY;
+  } catch (const std::exception& e) {
+    try {
+      backend_of<Backend>(self).log().error(std::string(what) + " failed: " + e.what());
+    } catch (...) {
+    }
+    return VC_E_FAILED;
+  } catch (...) {
+    return VC_E_FAILED;
+  }
+}
+
+// Parses the typed request and calls `member` with it; see the file comment for the rules.
+template <class Backend, class Request, class Member>
+vc_status run_op(vc_backend* self, const char* slot, const char* json, size_t len, const vc_op* op,
+                 Member&& member) noexcept {
+  return guarded<Backend>(self, slot, [&]() -> vc_status {
+    Backend& backend = backend_of<Backend>(self);
+    nlohmann::json document =
+        json == nullptr || len == 0
+            ? nlohmann::json::object()
+            : nlohmann::json::parse(std::string_view(json, len), nullptr, /*allow_exceptions=*/false);
+    if (!document.is_object()) {
+      backend.log().warn(std::string(slot) + ": rejected a request that is not a JSON object");
+      return VC_E_INVALID_ARGUMENT;
+    }
+    try {
+      return member(backend, Request::parse(document));
+    } catch (const InvalidRequest& invalid) {
+      backend.log().warn(std::string(slot) + ": invalid request: " + invalid.what());
+      complete_op(op, OpResult::error(VC_E_INVALID_ARGUMENT, "Invalid " + std::string(slot) +
+                                                                 " request: " + invalid.what()));
+      return VC_OK;
+    }
+  });
+}
+
+// One slot: whether the backend implements it, and its C thunk.
+#define VC_SDK_ASYNC_SLOT(slot, member_name, RequestType)                                        \
+  template <class Backend>                                                                       \
+  concept Has_##slot = requires(Backend& backend, RequestType request, const vc_op* op) {        \
+    { backend.member_name(std::move(request), op) } -> std::same_as<vc_status>;                  \
+  };                                                                                             \
+  template <class Backend>                                                                       \
+  vc_status VC_CALL slot##_thunk(vc_backend* self, const char* json, size_t len,                 \
+                                 const vc_op* op) noexcept {                                     \
+    return run_op<Backend, RequestType>(self, #slot, json, len, op,                              \
+                                        [op](Backend& backend, RequestType request) {            \
+                                          return backend.member_name(std::move(request), op);    \
+                                        });                                                      \
+  }                                                                                              \
+  template <class Backend>                                                                       \
+  constexpr vc_async_op_fn slot##_slot() {                                                       \
+    if constexpr (Has_##slot<Backend>) {                                                         \
+      return &slot##_thunk<Backend>;                                                             \
+    } else {                                                                                     \
+      return nullptr;                                                                            \
+    }                                                                                            \
+  }
+
+VC_SDK_ASYNC_SLOT(validate, validate, ValidateRequest)
+VC_SDK_ASYNC_SLOT(ensure_image, ensure_image, EnsureImageRequest)
+VC_SDK_ASYNC_SLOT(create, create_computer, CreateRequest)
+VC_SDK_ASYNC_SLOT(attach, attach, AttachRequest)
+VC_SDK_ASYNC_SLOT(list, list, ListRequest)
+VC_SDK_ASYNC_SLOT(restart, restart, ComputerRequest)
+VC_SDK_ASYNC_SLOT(remove, remove, ComputerRequest)
+VC_SDK_ASYNC_SLOT(factory_reset, factory_reset, ComputerRequest)
+VC_SDK_ASYNC_SLOT(set_network_access, set_network_access, ToggleRequest)
+VC_SDK_ASYNC_SLOT(get_desktop_environment, get_desktop_environment, ComputerRequest)
+VC_SDK_ASYNC_SLOT(set_desktop_environment, set_desktop_environment, ToggleRequest)
+VC_SDK_ASYNC_SLOT(wait_for_death, wait_for_death, ComputerRequest)
+VC_SDK_ASYNC_SLOT(tool_instructions, tool_instructions, ToolInstructionsRequest)
+VC_SDK_ASYNC_SLOT(desktop_action, desktop_action, DesktopActionRequest)
+
+#undef VC_SDK_ASYNC_SLOT
+
+template <class Backend>
+concept HasExec = requires(Backend& backend, ExecRequest request, const vc_op* op) {
+  { backend.exec(std::move(request), std::string_view(), op) } -> std::same_as<vc_status>;
+};
+
+template <class Backend>
+vc_status VC_CALL exec_thunk(vc_backend* self, const char* json, size_t len,
+                             const uint8_t* stdin_data, size_t stdin_len, const vc_op* op) noexcept {
+  std::string_view stdin_bytes;
+  if (stdin_data != nullptr) {
+    stdin_bytes = std::string_view(reinterpret_cast<const char*>(stdin_data), stdin_len);
+  }
+  return run_op<Backend, ExecRequest>(self, "exec", json, len, op,
+                                      [op, stdin_bytes](Backend& backend, ExecRequest request) {
+                                        return backend.exec(std::move(request), stdin_bytes, op);
+                                      });
+}
+
+template <class Backend>
+constexpr vc_exec_fn exec_slot() {
+  if constexpr (HasExec<Backend>) {
+    return &exec_thunk<Backend>;
+  } else {
+    return nullptr;
+  }
+}
+
+template <class Backend>
+void VC_CALL cancel_thunk(vc_backend* self, const vc_op* op) noexcept {
+  guarded<Backend>(self, "cancel", [&] {
+    backend_of<Backend>(self).cancel(op);
+    return VC_OK;
+  });
+}
+
+template <class Backend>
+void VC_CALL destroy_thunk(vc_backend* self) noexcept {
+  // Nothing to report to if this throws; what matters is that destroy() joined its threads.
+  guarded<Backend>(self, "destroy", [&] {
+    backend_of<Backend>(self).destroy();
+    return VC_OK;
+  });
+}
+
+template <class Backend>
+inline constexpr vc_backend_desktop_control kDesktopControl = {
+    .struct_size = sizeof(vc_backend_desktop_control),
+    .reserved0 = 0,
+    .desktop_action = desktop_action_slot<Backend>(),
+};
+
+template <class Backend>
+const void* VC_CALL get_extension_thunk(vc_backend* /*self*/, const char* id) noexcept {
+  if (id != nullptr && std::string_view(id) == VC_EXT_BACKEND_DESKTOP_CONTROL) {
+    return &kDesktopControl<Backend>;
+  }
+  return nullptr;
+}
+
+template <class Backend>
+constexpr auto get_extension_slot() -> const void*(VC_CALL*)(vc_backend*, const char*) {
+  if constexpr (Has_desktop_action<Backend>) {
+    return &get_extension_thunk<Backend>;
+  } else {
+    return nullptr;
+  }
+}
+
+template <class Backend>
+inline constexpr vc_backend_ops kOps = {
+    .struct_size = sizeof(vc_backend_ops),
+    .reserved0 = 0,
+    .destroy = &destroy_thunk<Backend>,
+    .cancel = &cancel_thunk<Backend>,
+    .get_extension = get_extension_slot<Backend>(),
+    .validate = validate_slot<Backend>(),
+    .ensure_image = ensure_image_slot<Backend>(),
+    .create = create_slot<Backend>(),
+    .attach = attach_slot<Backend>(),
+    .list = list_slot<Backend>(),
+    .restart = restart_slot<Backend>(),
+    .remove = remove_slot<Backend>(),
+    .factory_reset = factory_reset_slot<Backend>(),
+    .set_network_access = set_network_access_slot<Backend>(),
+    .get_desktop_environment = get_desktop_environment_slot<Backend>(),
+    .set_desktop_environment = set_desktop_environment_slot<Backend>(),
+    .exec = exec_slot<Backend>(),
+    .wait_for_death = wait_for_death_slot<Backend>(),
+    .tool_instructions = tool_instructions_slot<Backend>(),
+};
+
+}  // namespace backend_ops_detail
+
+// The operations table forwarding to Backend's members; static, so valid while the module is
+// loaded.
+template <class Backend>
+  requires backend_ops_detail::BackendCore<Backend>
+const vc_backend_ops& backend_ops() {
+  return backend_ops_detail::kOps<Backend>;
+}
+
+// [loop-thread] The vc_backend that create_backend() hands to the host for `backend`. Keep it
+// inside the instance: the host holds the pointer until destroy().
+template <class Backend>
+  requires backend_ops_detail::BackendCore<Backend>
+vc_backend make_backend_handle(Backend* backend) {
+  return vc_backend{.struct_size = sizeof(vc_backend),
+                    .reserved0 = 0,
+                    .plugin_ctx = backend,
+                    .ops = &backend_ops<Backend>()};
+}
+
+// [loop-thread] Copies `message` into create_backend()'s error buffer, NUL-terminated and
+// truncated to fit.
+inline void write_create_error(char* errbuf, size_t errbuf_cap, std::string_view message) {
+  if (errbuf == nullptr || errbuf_cap == 0) return;
+  size_t n = std::min(message.size(), errbuf_cap - 1);
+  std::memcpy(errbuf, message.data(), n);
+  errbuf[n] = '\0';
+}
+
+// [loop-thread] The body of a descriptor's create_backend(): runs `create` (which returns a
+// status and, on failure, sets the std::string& it is given to an actionable sentence) and
+// writes that sentence, or what an escaping exception says, into errbuf as "<who>: <what>".
+template <class Create>
+vc_status guarded_create(std::string_view who, char* errbuf, size_t errbuf_cap,
+                         Create&& create) noexcept {
+  try {
+    std::string error;
+    vc_status status = create(error);
+    if (status != VC_OK) write_create_error(errbuf, errbuf_cap, error);
+    return status;
+  } catch (const std::bad_alloc&) {
+    write_create_error(errbuf, errbuf_cap, std::string(who) + ": out of memory");
+    return VC_E_NO_MEMORY;
+  } catch (const std::exception& e) {
+    try {
+      write_create_error(errbuf, errbuf_cap, std::string(who) + ": " + e.what());
+    } catch (...) {
+      write_create_error(errbuf, errbuf_cap, "the backend could not be created");
+    }
+    return VC_E_FAILED;
+  } catch (...) {
+    write_create_error(errbuf, errbuf_cap, std::string(who) + ": unknown failure");
+    return VC_E_FAILED;
+  }
+}
+
+}  // namespace vc::sdk

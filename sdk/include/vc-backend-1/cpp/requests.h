@@ -1,0 +1,328 @@
+// requests.h — the request documents of every operation, parsed and checked into typed structs.
+//
+// Part of the optional C++20 layer of the backend SDK (target VcBackendSdk::cpp). Each struct
+// mirrors one schema in share/vc-backend-1/schemas/<op>.request.json; parse() checks what the
+// schema requires and throws InvalidRequest with a sentence naming the field. The op table of
+// backend_ops.h parses every request before calling the backend, and turns InvalidRequest into
+// an op completed at once with VC_E_INVALID_ARGUMENT and "Invalid <op> request: <why>".
+// Unknown fields are ignored, as the ABI requires. Pure functions: any thread.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "computer_id.h"
+
+namespace vc::sdk {
+
+// A request that breaks its schema. what() is the reason, phrased for the user.
+class InvalidRequest : public std::runtime_error {
+ public:
+  explicit InvalidRequest(const std::string& why) : std::runtime_error(why) {}
+};
+
+// "2g", "512m", "100" (bytes), "4kb": a whole number with an optional b, k, m or g suffix (any
+// case, optionally followed by b), as resources.memory of schemas/create.request.json. nullopt
+// when malformed or beyond int64.
+inline std::optional<std::int64_t> parse_memory_size(std::string_view text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 18) return std::nullopt;  // 19 digits could overflow int64
+  std::int64_t value = 0;
+  for (std::size_t i = 0; i < digits; ++i) value = value * 10 + (text[i] - '0');
+
+  std::string unit;
+  for (char c : text.substr(digits)) {
+    unit.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+  }
+  std::int64_t multiplier = 1;
+  if (unit.empty() || unit == "b") {
+    multiplier = 1;
+  } else if (unit == "k" || unit == "kb") {
+    multiplier = std::int64_t{1} << 10;
+  } else if (unit == "m" || unit == "mb") {
+    multiplier = std::int64_t{1} << 20;
+  } else if (unit == "g" || unit == "gb") {
+    multiplier = std::int64_t{1} << 30;
+  } else {
+    return std::nullopt;
+  }
+  if (value > std::numeric_limits<std::int64_t>::max() / multiplier) return std::nullopt;
+  return value * multiplier;
+}
+
+namespace request_fields {
+
+// Present and not null: what "given" means for an optional field.
+inline bool present(const nlohmann::json& doc, const char* key) {
+  auto it = doc.find(key);
+  return it != doc.end() && !it->is_null();
+}
+
+inline std::optional<std::string> non_empty_string(const nlohmann::json& doc, const char* key) {
+  auto it = doc.find(key);
+  if (it == doc.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
+    return std::nullopt;
+  }
+  return it->get<std::string>();
+}
+
+inline std::optional<bool> boolean(const nlohmann::json& doc, const char* key) {
+  auto it = doc.find(key);
+  if (it == doc.end() || !it->is_boolean()) return std::nullopt;
+  return it->get<bool>();
+}
+
+inline std::string valid_computer_id(const nlohmann::json& doc) {
+  auto id = doc.find("computer_id");
+  if (id == doc.end() || !id->is_string() || !is_valid_computer_id(id->get_ref<const std::string&>())) {
+    throw InvalidRequest(kComputerIdRule);
+  }
+  return id->get<std::string>();
+}
+
+// An optional non-empty string field: nullopt when absent or null.
+inline std::optional<std::string> optional_string(const nlohmann::json& doc, const char* key,
+                                                  const char* why) {
+  if (!present(doc, key)) return std::nullopt;
+  auto value = non_empty_string(doc, key);
+  if (!value) throw InvalidRequest(why);
+  return value;
+}
+
+}  // namespace request_fields
+
+// validate: {}
+struct ValidateRequest {
+  static ValidateRequest parse(const nlohmann::json&) { return {}; }
+};
+
+// list: {}
+struct ListRequest {
+  static ListRequest parse(const nlohmann::json&) { return {}; }
+};
+
+// ensure_image: {"image"?}
+struct EnsureImageRequest {
+  std::optional<std::string> image;  // absent: the backend's default
+
+  static EnsureImageRequest parse(const nlohmann::json& doc) {
+    return {request_fields::optional_string(doc, "image", "image must be a non-empty string")};
+  }
+};
+
+// restart, remove, factory_reset, get_desktop_environment, wait_for_death: {"computer_id"}
+struct ComputerRequest {
+  std::string computer_id;
+
+  static ComputerRequest parse(const nlohmann::json& doc) {
+    return {request_fields::valid_computer_id(doc)};
+  }
+};
+
+// set_network_access, set_desktop_environment: {"computer_id","enabled"}
+struct ToggleRequest {
+  std::string computer_id;
+  bool enabled = false;
+
+  static ToggleRequest parse(const nlohmann::json& doc) {
+    ToggleRequest parsed;
+    parsed.computer_id = request_fields::valid_computer_id(doc);
+    auto enabled = request_fields::boolean(doc, "enabled");
+    if (!enabled) throw InvalidRequest("enabled must be a boolean");
+    parsed.enabled = *enabled;
+    return parsed;
+  }
+};
+
+// create: {"computer_id","temporary","network_access","desktop_environment",
+//          "workspace_directory","shell","image"?,"resources"?:{"cpus"?,"memory"?,"pids_limit"?}}
+struct CreateRequest {
+  std::string computer_id;
+  bool temporary = false;
+  bool network_access = true;
+  bool desktop_environment = false;
+  std::string workspace_directory;  // absolute
+  std::string shell;
+  std::optional<std::string> image;  // absent: the backend's default
+  // Limits the request sets; absent: the backend's defaults.
+  std::optional<double> cpus;
+  std::optional<std::int64_t> memory_bytes;
+  std::optional<std::int64_t> pids_limit;
+
+  static CreateRequest parse(const nlohmann::json& doc) {
+    using namespace request_fields;
+    CreateRequest parsed;
+    parsed.computer_id = valid_computer_id(doc);
+    auto temporary = boolean(doc, "temporary");
+    auto network = boolean(doc, "network_access");
+    auto desktop = boolean(doc, "desktop_environment");
+    if (!temporary || !network || !desktop) {
+      throw InvalidRequest("temporary, network_access and desktop_environment must be booleans");
+    }
+    parsed.temporary = *temporary;
+    parsed.network_access = *network;
+    parsed.desktop_environment = *desktop;
+    auto workspace = non_empty_string(doc, "workspace_directory");
+    if (!workspace || workspace->front() != '/') {
+      throw InvalidRequest("workspace_directory must be an absolute path");
+    }
+    parsed.workspace_directory = std::move(*workspace);
+    auto shell = non_empty_string(doc, "shell");
+    if (!shell) throw InvalidRequest("shell must be a non-empty string");
+    parsed.shell = std::move(*shell);
+    parsed.image = optional_string(doc, "image", "image must be a non-empty string");
+
+    auto resources = doc.find("resources");
+    if (resources == doc.end() || resources->is_null()) return parsed;
+    if (!resources->is_object()) throw InvalidRequest("resources must be an object");
+    if (present(*resources, "cpus")) {
+      const auto& cpus = (*resources)["cpus"];
+      if (!cpus.is_number() || cpus.get<double>() <= 0) {
+        throw InvalidRequest("resources.cpus must be a positive number");
+      }
+      parsed.cpus = cpus.get<double>();
+    }
+    if (present(*resources, "memory")) {
+      const auto& memory = (*resources)["memory"];
+      std::optional<std::int64_t> bytes;
+      if (memory.is_number_unsigned()) bytes = memory.get<std::int64_t>();
+      if (memory.is_string()) bytes = parse_memory_size(memory.get<std::string>());
+      if (!bytes || *bytes < 1) throw InvalidRequest("resources.memory must be a size such as 2g");
+      parsed.memory_bytes = bytes;
+    }
+    if (present(*resources, "pids_limit")) {
+      const auto& pids = (*resources)["pids_limit"];
+      if (!pids.is_number_integer() || pids.get<std::int64_t>() < 1) {
+        throw InvalidRequest("resources.pids_limit must be an integer >= 1");
+      }
+      parsed.pids_limit = pids.get<std::int64_t>();
+    }
+    return parsed;
+  }
+};
+
+// attach: {"computer_id","network_access","desktop_environment","shell"}
+struct AttachRequest {
+  std::string computer_id;
+  bool network_access = true;
+  bool desktop_environment = false;
+  std::string shell;
+
+  static AttachRequest parse(const nlohmann::json& doc) {
+    using namespace request_fields;
+    AttachRequest parsed;
+    parsed.computer_id = valid_computer_id(doc);
+    auto network = boolean(doc, "network_access");
+    auto desktop = boolean(doc, "desktop_environment");
+    auto shell = non_empty_string(doc, "shell");
+    if (!network || !desktop || !shell) {
+      throw InvalidRequest("network_access and desktop_environment (booleans) and shell "
+                           "(a non-empty string) are required");
+    }
+    parsed.network_access = *network;
+    parsed.desktop_environment = *desktop;
+    parsed.shell = std::move(*shell);
+    return parsed;
+  }
+};
+
+// exec: {"computer_id","command"|"argv","shell"?,"working_directory"?,"timeout_ms","output_limit"}
+struct ExecRequest {
+  std::string computer_id;
+  std::optional<std::string> command;  // run as <shell> -c <command>
+  std::optional<std::string> shell;    // absent: the computer's shell
+  std::vector<std::string> argv;       // run directly (when no command)
+  std::optional<std::string> working_directory;  // absent: the computer's workspace
+  std::int64_t timeout_ms = 0;
+  std::uint64_t output_limit = 0;  // combined stdout+stderr bytes; 0 = none
+
+  // The argv to execute, given the shell to use when the request names none.
+  std::vector<std::string> resolved_argv(const std::string& default_shell) const {
+    if (command) return {shell.value_or(default_shell), "-c", *command};
+    return argv;
+  }
+
+  static ExecRequest parse(const nlohmann::json& doc) {
+    using namespace request_fields;
+    ExecRequest parsed;
+    auto id = non_empty_string(doc, "computer_id");
+    if (!id || !is_valid_computer_id(*id)) throw InvalidRequest(std::string("exec: ") + kComputerIdRule);
+    parsed.computer_id = std::move(*id);
+
+    const bool has_command = present(doc, "command");
+    if (has_command == present(doc, "argv")) {
+      throw InvalidRequest("exec: exactly one of command and argv is required");
+    }
+    if (has_command) {
+      parsed.command = non_empty_string(doc, "command");
+      if (!parsed.command) throw InvalidRequest("exec: command must be a non-empty string");
+      parsed.shell = optional_string(doc, "shell", "exec: shell must be a non-empty string");
+    } else {
+      const auto& argv = doc["argv"];
+      if (!argv.is_array() || argv.empty()) {
+        throw InvalidRequest("exec: argv must be a non-empty array of strings");
+      }
+      for (const auto& arg : argv) {
+        if (!arg.is_string()) throw InvalidRequest("exec: argv must be a non-empty array of strings");
+        parsed.argv.push_back(arg.get<std::string>());
+      }
+    }
+    parsed.working_directory = optional_string(
+        doc, "working_directory", "exec: working_directory must be a non-empty string");
+    auto timeout = doc.find("timeout_ms");
+    if (timeout == doc.end() || !timeout->is_number_integer() || timeout->get<std::int64_t>() < 1) {
+      throw InvalidRequest("exec: timeout_ms must be an integer >= 1");
+    }
+    parsed.timeout_ms = timeout->get<std::int64_t>();
+    auto limit = doc.find("output_limit");
+    if (limit == doc.end() || !limit->is_number_integer() || limit->get<std::int64_t>() < 0) {
+      throw InvalidRequest("exec: output_limit must be an integer >= 0");
+    }
+    parsed.output_limit = limit->get<std::uint64_t>();
+    return parsed;
+  }
+};
+
+// tool_instructions: {"shell","default_timeout_s"}
+struct ToolInstructionsRequest {
+  std::string shell;
+  std::int64_t default_timeout_s = 0;
+
+  static ToolInstructionsRequest parse(const nlohmann::json& doc) {
+    auto shell = request_fields::non_empty_string(doc, "shell");
+    auto timeout = doc.find("default_timeout_s");
+    if (!shell || timeout == doc.end() || !timeout->is_number_integer() ||
+        timeout->get<std::int64_t>() < 1) {
+      throw InvalidRequest(
+          "shell (a non-empty string) and default_timeout_s (an integer >= 1) are required");
+    }
+    return {std::move(*shell), timeout->get<std::int64_t>()};
+  }
+};
+
+// desktop_action (ext/vc_backend_desktop_control.h): {"computer_id","action",...the action's fields}
+struct DesktopActionRequest {
+  std::string computer_id;
+  std::string action;
+  nlohmann::json action_document;  // the whole request without computer_id
+
+  static DesktopActionRequest parse(const nlohmann::json& doc) {
+    DesktopActionRequest parsed{request_fields::valid_computer_id(doc), {}, doc};
+    auto action = request_fields::non_empty_string(doc, "action");
+    if (!action) throw InvalidRequest("action must be a non-empty string");
+    parsed.action = std::move(*action);
+    parsed.action_document.erase("computer_id");
+    return parsed;
+  }
+};
+
+}  // namespace vc::sdk
