@@ -6,113 +6,67 @@
 // Static data, valid for the life of the module; any thread.
 #pragma once
 
-#include <vc-backend-1/vc_sdk.h>
+#include <vc-backend-1/cpp/plugin_entry.h>
 
 #include "backend_options.h"
 
 namespace vc::container {
 
-inline constexpr vc_option_decl kImageOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_STRING,
-    .name = "image",
-    .help = "Image new computers are created from. The default, the bundled Xfce desktop "
-            "image, is built on first use (one to three minutes); debian:bookworm-slim gives "
-            "headless computers. Other images need --tool-instruction-override describing them",
-    .default_value = kDefaultImage,
-    .env_var = nullptr,
-};
+inline constexpr vc_option_decl kImageOption = sdk::option(
+    VC_OPTION_STRING, "image",
+    "Image new computers are created from. The default, the bundled Xfce desktop "
+    "image, is built on first use (one to three minutes); debian:bookworm-slim gives "
+    "headless computers. Other images need --tool-instruction-override describing them",
+    {.default_value = kDefaultImage});
 
-inline constexpr vc_option_decl kCpuOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_NUMBER,
-    .name = "cpu",
-    .help = "CPU limit of new computers, in CPUs (e.g. 1.5); default: no limit",
-    .default_value = nullptr,
-    .env_var = nullptr,
-};
+inline constexpr vc_option_decl kCpuOption = sdk::option(
+    VC_OPTION_NUMBER, "cpu",
+    "CPU limit of new computers, in CPUs (e.g. 1.5); default: no limit");
 
-inline constexpr vc_option_decl kMemoryOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_STRING,
-    .name = "memory",
-    .help = "Memory limit of new computers (e.g. 512m, 2g); default: no limit",
-    .default_value = nullptr,
-    .env_var = nullptr,
-};
+inline constexpr vc_option_decl kMemoryOption = sdk::option(
+    VC_OPTION_STRING, "memory",
+    "Memory limit of new computers (e.g. 512m, 2g); default: no limit");
 
-inline constexpr vc_option_decl kPidsLimitOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_INTEGER,
-    .name = "pids-limit",
-    .help = "Most processes a new computer may run at once; default: no limit",
-    .default_value = nullptr,
-    .env_var = nullptr,
-};
+inline constexpr vc_option_decl kPidsLimitOption = sdk::option(
+    VC_OPTION_INTEGER, "pids-limit",
+    "Most processes a new computer may run at once; default: no limit");
 
-inline constexpr vc_option_decl kHardenOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_BOOL,
-    .name = "harden",
-    .help = "Create computers with every capability dropped except CHOWN, DAC_OVERRIDE, "
-            "FOWNER, FSETID, KILL, SETGID and SETUID, and with no-new-privileges. Breaks sudo, "
-            "su and other setuid programs, ping, binding ports below 1024, chroot and mknod "
-            "(see plugins/docker/README.md)",
-    .default_value = "false",
-    .env_var = nullptr,
-};
+inline constexpr vc_option_decl kHardenOption = sdk::option(
+    VC_OPTION_BOOL, "harden",
+    "Create computers with every capability dropped except CHOWN, DAC_OVERRIDE, "
+    "FOWNER, FSETID, KILL, SETGID and SETUID, and with no-new-privileges. Breaks sudo, "
+    "su and other setuid programs, ping, binding ports below 1024, chroot and mknod "
+    "(see plugins/docker/README.md)",
+    {.default_value = "false"});
 
-inline constexpr vc_option_decl kCreateOverridesOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_STRING,
-    .name = "create-overrides",
-    .help = "JSON object merged into the Engine API container create request of new "
-            "computers, e.g. '{\"HostConfig\":{\"ShmSize\":268435456}}' (replaces the "
-            "original's --docker-run-flag)",
-    .default_value = nullptr,
-    .env_var = nullptr,
-};
+inline constexpr vc_option_decl kCreateOverridesOption = sdk::option(
+    VC_OPTION_STRING, "create-overrides",
+    "JSON object merged into the Engine API container create request of new "
+    "computers, e.g. '{\"HostConfig\":{\"ShmSize\":268435456}}' (replaces the "
+    "original's --docker-run-flag)");
 
-inline constexpr vc_option_decl kEngineTimeoutOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_INTEGER,
-    .name = "engine-timeout",
-    .help = "Seconds an ordinary engine call may take (image pulls and commands are not "
-            "limited by it)",
-    .default_value = "30",
-    .env_var = nullptr,
-};
+inline constexpr vc_option_decl kEngineTimeoutOption = sdk::option(
+    VC_OPTION_INTEGER, "engine-timeout",
+    "Seconds an ordinary engine call may take (image pulls and commands are not "
+    "limited by it)",
+    {.default_value = "30"});
 
-inline constexpr vc_option_decl kDesktopImageContextOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_STRING,
-    .name = "desktop-image-context",
-    .help = "Folder to build the bundled desktop image from (default: the desktop-image folder "
-            "installed beside this plugin)",
-    .default_value = nullptr,
-    .env_var = nullptr,
-};
+inline constexpr vc_option_decl kDesktopImageContextOption = sdk::option(
+    VC_OPTION_STRING, "desktop-image-context",
+    "Folder to build the bundled desktop image from (default: the desktop-image folder "
+    "installed beside this plugin)");
 
-inline constexpr vc_option_decl kExecAgentOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_STRING,
-    .name = "exec-agent",
-    .help = "How commands reach a computer: auto runs them through the small exec agent the "
-            "plugin puts in each computer (a few milliseconds a command) and falls back to the "
-            "engine's exec where it cannot run; on fails instead of falling back; off always "
-            "uses the engine's exec (docs/exec-agent.md)",
-    .default_value = "auto",
-    .env_var = nullptr,
-};
+inline constexpr vc_option_decl kExecAgentOption = sdk::option(
+    VC_OPTION_STRING, "exec-agent",
+    "How commands reach a computer: auto runs them through the small exec agent the "
+    "plugin puts in each computer (a few milliseconds a command) and falls back to the "
+    "engine's exec where it cannot run; on fails instead of falling back; off always "
+    "uses the engine's exec (docs/exec-agent.md)",
+    {.default_value = "auto"});
 
-inline constexpr vc_option_decl kExecAgentBinaryOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_STRING,
-    .name = "exec-agent-binary",
-    .help = "The exec agent program copied into computers (default: exec-agent/vc-exec-agent "
-            "installed beside this plugin)",
-    .default_value = nullptr,
-    .env_var = nullptr,
-};
+inline constexpr vc_option_decl kExecAgentBinaryOption = sdk::option(
+    VC_OPTION_STRING, "exec-agent-binary",
+    "The exec agent program copied into computers (default: exec-agent/vc-exec-agent "
+    "installed beside this plugin)");
 
 }  // namespace vc::container

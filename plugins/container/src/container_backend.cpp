@@ -81,19 +81,6 @@ void ContainerBackend::destroy() {
   delete this;
 }
 
-vc_status create_container_backend(const vc_host_services* host, const char* config_json,
-                                   size_t config_len, BackendIdentity identity,
-                                   vc_backend** out_backend, char* errbuf, size_t errbuf_cap) {
-  if (host == nullptr || out_backend == nullptr || identity.profile == nullptr) {
-    return VC_E_INVALID_ARGUMENT;
-  }
-  const std::string engine_name = identity.profile->engine_name;
-  return sdk::guarded_create(engine_name, errbuf, errbuf_cap, [&](std::string& error) {
-    std::string_view config = config_json ? std::string_view(config_json, config_len) : "{}";
-    return ContainerBackend::open(host, config, std::move(identity), out_backend, error);
-  });
-}
-
 // --- helpers -------------------------------------------------------------------------------
 
 vc_status ContainerBackend::accept(const vc_op* op, std::function<void(const Pending&)> task) {

@@ -43,12 +43,6 @@ struct BackendIdentity {
   std::unique_ptr<EngineLauncher> launcher;
 };
 
-// create_backend() of a plugin built on ContainerBackend: the whole vc_plugin_descriptor slot,
-// including the error buffer and exceptions. [host loop] No I/O.
-vc_status create_container_backend(const vc_host_services* host, const char* config_json,
-                                   size_t config_len, BackendIdentity identity,
-                                   vc_backend** out_backend, char* errbuf, size_t errbuf_cap);
-
 // The operations, called through the op table the SDK generates from this class
 // (vc-backend-1/cpp/backend_ops.h), which has parsed and checked each request.
 class ContainerBackend {

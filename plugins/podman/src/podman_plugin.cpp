@@ -10,11 +10,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <nlohmann/json.hpp>
-#include <vc-backend-1/cpp/backend_ops.h>
-#include <vc-backend-1/vc_sdk.h>
+#include <vc-backend-1/cpp/plugin_entry.h>
 
 #include "backend_option_decls.h"
 #include "container_backend.h"
@@ -39,90 +39,65 @@ std::optional<std::string> environment(const char* name) {
 
 // [host loop] The only I/O is connect(2) to the standard unix socket, which answers at once;
 // a private service is started later, by the first validate, on the backend's own thread.
-vc_status VC_CALL create_backend(const vc_host_services* host, const char* config_json,
-                                 size_t config_len, vc_backend** out_backend, char* errbuf,
-                                 size_t errbuf_cap) {
-  if (host == nullptr || out_backend == nullptr) return VC_E_INVALID_ARGUMENT;
-  try {
-    auto config = nlohmann::json::parse(
-        config_json ? std::string_view(config_json, config_len) : std::string_view("{}"),
-        nullptr, /*allow_exceptions=*/false);
-    if (!config.is_object()) config = nlohmann::json::object();
-    auto& options = config["options"];
-    if (!options.is_object()) options = nlohmann::json::object();
+vc_status open_podman_backend(const vc_host_services* host, std::string_view config_json,
+                              vc_backend** out_backend, std::string& error) {
+  auto config = nlohmann::json::parse(config_json, nullptr, /*allow_exceptions=*/false);
+  if (!config.is_object()) config = nlohmann::json::object();
+  auto& options = config["options"];
+  if (!options.is_object()) options = nlohmann::json::object();
 
-    vc::podman::SocketInputs inputs;
-    if (auto it = options.find(kSocketOption); it != options.end() && it->is_string()) {
-      inputs.explicit_address = it->get<std::string>();
-    }
-    inputs.docker_host = environment("DOCKER_HOST");
-    inputs.is_root = geteuid() == 0;
-    inputs.xdg_runtime_dir = environment("XDG_RUNTIME_DIR");
-    inputs.pid = static_cast<long>(getpid());
-    if (auto it = options.find(kServiceOption); it != options.end() && !it->is_null()) {
-      auto mode = it->is_string() ? vc::podman::parse_service_mode(it->get<std::string>())
-                                  : std::nullopt;
-      if (!mode) {
-        vc::sdk::write_create_error(errbuf, errbuf_cap,
-                    "podman: --podman-service must be auto, never or always; got " + it->dump());
-        return VC_E_INVALID_ARGUMENT;
-      }
-      inputs.mode = *mode;
-    }
-    if (inputs.mode == vc::podman::ServiceMode::kAlways && inputs.explicit_address &&
-        !inputs.explicit_address->empty()) {
-      vc::sdk::write_create_error(errbuf, errbuf_cap,
-                  "podman: --podman-service always starts a private service on a socket of its "
-                  "own; it cannot be combined with --podman-socket (or CONTAINER_HOST) " +
-                      *inputs.explicit_address);
+  vc::podman::SocketInputs inputs;
+  if (auto it = options.find(kSocketOption); it != options.end() && it->is_string()) {
+    inputs.explicit_address = it->get<std::string>();
+  }
+  inputs.docker_host = environment("DOCKER_HOST");
+  inputs.is_root = geteuid() == 0;
+  inputs.xdg_runtime_dir = environment("XDG_RUNTIME_DIR");
+  inputs.pid = static_cast<long>(getpid());
+  if (auto it = options.find(kServiceOption); it != options.end() && !it->is_null()) {
+    auto mode =
+        it->is_string() ? vc::podman::parse_service_mode(it->get<std::string>()) : std::nullopt;
+    if (!mode) {
+      error = "podman: --podman-service must be auto, never or always; got " + it->dump();
       return VC_E_INVALID_ARGUMENT;
     }
-
-    auto choice = vc::podman::choose_socket(inputs, &vc::podman::unix_socket_accepts);
-    options[kSocketOption] = choice.address;
-
-    vc::container::BackendIdentity identity;
-    identity.profile = &vc::podman::podman_profile();
-    identity.address_option = kSocketOption;
-    identity.default_address = choice.address;
-    if (choice.start_service) {
-      identity.launcher =
-          std::make_unique<vc::podman::PodmanService>(choice.socket_path, "podman");
-    }
-    const std::string rewritten = config.dump();
-    return vc::container::create_container_backend(host, rewritten.data(), rewritten.size(),
-                                                   std::move(identity), out_backend, errbuf,
-                                                   errbuf_cap);
-  } catch (const std::bad_alloc&) {
-    vc::sdk::write_create_error(errbuf, errbuf_cap, "podman: out of memory");
-    return VC_E_NO_MEMORY;
-  } catch (const std::exception& e) {
-    vc::sdk::write_create_error(errbuf, errbuf_cap, std::string("podman: ") + e.what());
-    return VC_E_FAILED;
+    inputs.mode = *mode;
   }
+  if (inputs.mode == vc::podman::ServiceMode::kAlways && inputs.explicit_address &&
+      !inputs.explicit_address->empty()) {
+    error = "podman: --podman-service always starts a private service on a socket of its own; "
+            "it cannot be combined with --podman-socket (or CONTAINER_HOST) " +
+            *inputs.explicit_address;
+    return VC_E_INVALID_ARGUMENT;
+  }
+
+  auto choice = vc::podman::choose_socket(inputs, &vc::podman::unix_socket_accepts);
+  options[kSocketOption] = choice.address;
+
+  vc::container::BackendIdentity identity;
+  identity.profile = &vc::podman::podman_profile();
+  identity.address_option = kSocketOption;
+  identity.default_address = choice.address;
+  if (choice.start_service) {
+    identity.launcher = std::make_unique<vc::podman::PodmanService>(choice.socket_path, "podman");
+  }
+  return vc::container::ContainerBackend::open(host, config.dump(), std::move(identity),
+                                               out_backend, error);
 }
 
-constexpr vc_option_decl kPodmanSocketOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_STRING,
-    .name = kSocketOption,
-    .help = "Podman API socket: unix:///path/to/podman.sock (or just the path) or "
-            "tcp://host:port. Default: DOCKER_HOST when it names a Podman socket, else "
-            "/run/podman/podman.sock (root) or $XDG_RUNTIME_DIR/podman/podman.sock",
-    .default_value = nullptr,
-    .env_var = "CONTAINER_HOST",
-};
+constexpr vc_option_decl kPodmanSocketOption = vc::sdk::option(
+    VC_OPTION_STRING, kSocketOption,
+    "Podman API socket: unix:///path/to/podman.sock (or just the path) or "
+    "tcp://host:port. Default: DOCKER_HOST when it names a Podman socket, else "
+    "/run/podman/podman.sock (root) or $XDG_RUNTIME_DIR/podman/podman.sock",
+    {.env_var = "CONTAINER_HOST"});
 
-constexpr vc_option_decl kPodmanServiceOption = {
-    .struct_size = sizeof(vc_option_decl),
-    .type = VC_OPTION_STRING,
-    .name = kServiceOption,
-    .help = "Start a private `podman system service` for this server: auto (when no socket "
-            "answers and none was given), never, or always. It is stopped when the server "
-            "exits; the computers stay in Podman's storage",
-    .default_value = "auto",
-    .env_var = nullptr,
-};
+constexpr vc_option_decl kPodmanServiceOption = vc::sdk::option(
+    VC_OPTION_STRING, kServiceOption,
+    "Start a private `podman system service` for this server: auto (when no socket "
+    "answers and none was given), never, or always. It is stopped when the server "
+    "exits; the computers stay in Podman's storage",
+    {.default_value = "auto"});
 
 // The address options, then the options every container backend shares.
 constexpr const vc_option_decl* kOptions[] = {&kPodmanSocketOption,
@@ -139,13 +114,7 @@ constexpr const vc_option_decl* kOptions[] = {&kPodmanSocketOption,
                                               &vc::container::kExecAgentBinaryOption,
                                               nullptr};
 
-constexpr vc_plugin_descriptor kDescriptor = {
-    .struct_size = sizeof(vc_plugin_descriptor),
-    .magic = VC_DESCRIPTOR_MAGIC,
-    .abi_major = VC_ABI_MAJOR,
-    .abi_minor = VC_ABI_MINOR,
-    .min_host_abi_minor = 0,  // uses nothing added after ABI 1.0
-    .reserved0 = 0,
+constexpr vc::sdk::PluginInfo kPlugin = {
     .id = "org.mcp-virtual-computer.podman",
     .name = "podman",
     .version = VC_PODMAN_PLUGIN_VERSION,
@@ -153,14 +122,8 @@ constexpr vc_plugin_descriptor kDescriptor = {
     .description = "Persistent Podman containers through Podman's Docker-compatible API",
     .capabilities = vc::container::kContainerBackendCapabilities,
     .options = kOptions,
-    .create_backend = create_backend,
-    .module_shutdown = nullptr,
 };
 
 }  // namespace
 
-// Fast, idempotent, no I/O. Refuses (NULL) a host of another ABI major.
-VC_PLUGIN_ENTRY const vc_plugin_descriptor* VC_CALL vc_plugin_entry_v1(const vc_host_info* host) {
-  if (host != nullptr && host->abi_major != VC_ABI_MAJOR) return nullptr;
-  return &kDescriptor;
-}
+VC_SDK_EXPORT_PLUGIN(kPlugin, open_podman_backend)

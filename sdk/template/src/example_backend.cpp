@@ -5,9 +5,9 @@
 // the process (local_command.cpp) with your engine's objects; the plumbing stays:
 //  - the op table (vc::sdk::backend_ops) parses and checks each request and calls the member
 //    named after the operation, on the host's loop thread: members must not block;
-//  - each member accepts its op and posts the work to its computer's lane, a plugin thread
-//    (one computer's operations run in call order, different computers in parallel);
-//  - the registry completes every accepted op exactly once, whatever races a cancel.
+//  - each member hands its work to vc::sdk::run_in_lane: a plugin thread per computer (one
+//    computer's operations run in call order, different computers in parallel), a cancel that
+//    withdraws queued work or stops running work, exactly one completion whatever races.
 // Operations without a member (restart, factory_reset, the network, the desktop,
 // wait_for_death) are NULL slots, which the host answers with VC_E_UNSUPPORTED.
 #include "example_backend.h"
@@ -28,9 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace sdk = vc::sdk;
 using sdk::OpResult;
-using Pending = std::shared_ptr<sdk::PendingOp>;
-
-OpResult cancelled() { return OpResult::failed(sdk::cancelled_failure()); }
+using sdk::Pending;
 
 class ExampleBackend {
  public:
@@ -48,7 +46,7 @@ class ExampleBackend {
   }
 
   vc_status validate(sdk::ValidateRequest, const vc_op* op) {
-    return run_in_lane(op, "", [this](const Pending&, sdk::CancelScope&) {
+    return sdk::run_in_lane(registry_, lanes_, op, "", [this](const Pending&, sdk::CancelScope&) {
       std::error_code ec;
       fs::create_directories(root_, ec);
       if (ec) {
@@ -77,7 +75,7 @@ class ExampleBackend {
   }
 
   vc_status list(sdk::ListRequest, const vc_op* op) {
-    return run_in_lane(op, "", [this](const Pending&, sdk::CancelScope&) {
+    return sdk::run_in_lane(registry_, lanes_, op, "", [this](const Pending&, sdk::CancelScope&) {
       nlohmann::json computers = nlohmann::json::array();
       std::error_code ec;  // no directory yet: no computers yet
       for (const auto& entry : fs::directory_iterator(root_, ec)) {
@@ -115,14 +113,14 @@ class ExampleBackend {
       CommandRun run{request.resolved_argv("/bin/sh"), directory.string(), input,
                      request.timeout_ms, request.output_limit};
       auto emit = [&](vc_stream stream, std::string_view bytes) {
-        return registry_.emit(pending, stream, bytes.data(), bytes.size());
+        return registry_.emit_waiting(pending, stream, bytes.data(), bytes.size());
       };
       CommandEnd end = run_local_command(run, emit, scope);
-      if (end.cancelled) return cancelled();
+      if (end.cancelled) return OpResult::cancelled();
       return OpResult::ok({{"exit_code", end.exit_code}, {"outcome", end.outcome},
                            {"duration_ms", end.duration_ms}});
     };
-    return run_in_lane(op, lane, std::move(work));
+    return sdk::run_in_lane(registry_, lanes_, op, lane, std::move(work));
   }
 
   vc_status tool_instructions(sdk::ToolInstructionsRequest request, const vc_op* op) {
@@ -136,36 +134,13 @@ class ExampleBackend {
   }
 
  private:
-  using Work = std::function<OpResult(const Pending&, sdk::CancelScope&)>;
-
-  // Accepts the op and runs `work` on `lane`; the op completes with what it returns. Queued,
-  // a cancel withdraws the work; running, it cancels the scope the work was given.
-  vc_status run_in_lane(const vc_op* op, const std::string& lane, Work work) {
-    auto pending = registry_.accept(op);
-    auto scope = sdk::CancelScope::make();
-    sdk::WorkLanes::Ticket ticket = 0;
-    try {
-      ticket = lanes_.post(lane, [this, pending, scope, work = std::move(work)] {
-        bool run = !pending->cancel_requested();
-        registry_.complete(pending, run ? work(pending, *scope) : cancelled());
-      });
-    } catch (...) {
-      registry_.forget(pending);  // not queued: the op is rejected instead
-      throw;
-    }
-    if (ticket == 0) return registry_.forget(pending), VC_E_UNAVAILABLE;  // destroy() has begun
-    pending->on_cancel([this, lane, ticket, scope, pending] {
-      if (lanes_.withdraw(lane, ticket)) return void(registry_.complete(pending, cancelled()));
-      scope->cancel();
-    });
-    return VC_OK;
-  }
-
+  // Runs `work` for one computer on that computer's lane.
   vc_status on_computer(const vc_op* op, const std::string& id,
                         std::function<OpResult(const std::string&)> work) {
-    return run_in_lane(op, id, [id, work = std::move(work)](const Pending&, sdk::CancelScope&) {
-      return work(id);
-    });
+    return sdk::run_in_lane(registry_, lanes_, op, id,
+                            [id, work = std::move(work)](const Pending&, sdk::CancelScope&) {
+                              return work(id);
+                            });
   }
 
   // [worker] The computer info document (the effective settings: the host's network, no

@@ -13,7 +13,6 @@
 #include <cerrno>
 #include <chrono>
 #include <system_error>
-#include <thread>
 #include <utility>
 
 extern char** environ;
@@ -72,15 +71,6 @@ int spawn(const CommandRun& run, const int (&fds)[3], pid_t& pid) {
   return error;
 }
 
-// Offers bytes until the host takes them (VC_E_BACKPRESSURE: they were not taken).
-vc_status forward(const EmitOutput& emit, vc_stream stream, std::string_view bytes) {
-  vc_status status = VC_OK;
-  while ((status = emit(stream, bytes)) == VC_E_BACKPRESSURE) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return status;
-}
-
 }  // namespace
 
 CommandEnd run_local_command(const CommandRun& run, const EmitOutput& emit,
@@ -101,7 +91,7 @@ CommandEnd run_local_command(const CommandRun& run, const EmitOutput& emit,
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count();
   };
   if (error != 0) {  // reported as a shell would: on stderr, with exit code 127 or 126
-    forward(emit, VC_STREAM_STDERR, "cannot run '" + run.argv[0] +
+    emit(VC_STREAM_STDERR, "cannot run '" + run.argv[0] +
                                         "': " + std::generic_category().message(error) + "\n");
     end.exit_code = error == ENOENT ? 127 : 126;
     end.duration_ms = elapsed_ms();
@@ -134,7 +124,7 @@ CommandEnd run_local_command(const CommandRun& run, const EmitOutput& emit,
       size_t take = std::min<uint64_t>(n, run.output_limit > 0 ? run.output_limit - total : n);
       total += take;
       vc_stream stream = i == 0 ? VC_STREAM_STDOUT : VC_STREAM_STDERR;
-      bool host_full = take > 0 && forward(emit, stream, {buffer, take}) == VC_NOTE_TRUNCATED;
+      bool host_full = take > 0 && emit(stream, {buffer, take}) == VC_NOTE_TRUNCATED;
       kill_group = host_full || take < static_cast<size_t>(n);  // the host's limit, or ours
       if (kill_group) end.outcome = "output_limit_exceeded";
     }

@@ -32,7 +32,8 @@ struct CommandEnd {
   int64_t duration_ms = 0;
 };
 
-// Takes bytes for the host; answers as vc_op.emit() does.
+// Takes bytes for the host, waiting while its buffer is full; answers VC_OK, or
+// VC_NOTE_TRUNCATED when the host wants no more.
 using EmitOutput = std::function<vc_status(vc_stream stream, std::string_view bytes)>;
 
 // [worker] Blocks until the command ended. `scope` is how a cancel kills it.

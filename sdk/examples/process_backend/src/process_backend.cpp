@@ -24,8 +24,6 @@ struct ExecJob {
   std::string stdin_bytes;
 };
 
-OpResult cancelled_result() { return OpResult::failed(vc::sdk::cancelled_failure()); }
-
 const char* outcome_name(CommandEnd end) {
   switch (end) {
     case CommandEnd::timed_out:
@@ -93,31 +91,11 @@ void ProcessBackend::destroy() {
 
 // --- helpers -------------------------------------------------------------------------------------
 
-vc_status ProcessBackend::post_accepted(const vc_op* op, vc::sdk::WorkLanes& lanes,
-                                        const std::string& lane,
-                                        const std::function<void(const Pending&)>& task,
-                                        vc::sdk::WorkLanes::Ticket* ticket, Pending* accepted) {
-  auto pending = registry_.accept(op);
-  vc::sdk::WorkLanes::Ticket posted = 0;
-  try {
-    posted = lanes.post(lane, [pending, task] { task(pending); });
-  } catch (...) {
-    registry_.forget(pending);  // not queued: the op is rejected instead
-    throw;
-  }
-  if (posted == 0) {  // destroy() has begun
-    registry_.forget(pending);
-    return VC_E_UNAVAILABLE;
-  }
-  if (ticket != nullptr) *ticket = posted;
-  if (accepted != nullptr) *accepted = std::move(pending);
-  return VC_OK;
-}
-
 vc_status ProcessBackend::run_on_worker(const vc_op* op, std::function<OpResult()> work) {
-  return post_accepted(op, tasks_, "", [this, work = std::move(work)](const Pending& pending) {
-    registry_.complete(pending, pending->cancel_requested() ? cancelled_result() : work());
-  });
+  return vc::sdk::run_in_lane(registry_, tasks_, op, "",
+                              [work = std::move(work)](const Pending&, vc::sdk::CancelScope&) {
+                                return work();
+                              });
 }
 
 void ProcessBackend::end_death_watches(const std::string& computer_id, std::string_view reason) {
@@ -185,18 +163,19 @@ vc_status ProcessBackend::factory_reset(vc::sdk::ComputerRequest request, const 
 
 vc_status ProcessBackend::wait_for_death(vc::sdk::ComputerRequest request, const vc_op* op) {
   // Checked and registered on the file-system lane, in order with create/remove of the computer.
-  return post_accepted(op, tasks_, "", [this, id = request.computer_id](const Pending& pending) {
+  auto watch = [this, id = request.computer_id](const Pending& pending) {
     if (pending->cancel_requested()) {
-      registry_.complete(pending, cancelled_result());
+      registry_.complete(pending, OpResult::cancelled());
     } else if (!store_.exists(id)) {
       registry_.complete(pending, OpResult::error(VC_E_NOT_FOUND, "No computer named " + id + "."));
     } else {
       deaths_.watch(id, pending);
       pending->on_cancel([this, pending] {
-        if (deaths_.unwatch(pending)) registry_.complete(pending, cancelled_result());
+        if (deaths_.unwatch(pending)) registry_.complete(pending, OpResult::cancelled());
       });
     }
-  });
+  };
+  return vc::sdk::post_op(registry_, tasks_, op, "", std::move(watch));
 }
 
 vc_status ProcessBackend::tool_instructions(vc::sdk::ToolInstructionsRequest request,
@@ -219,36 +198,20 @@ vc_status ProcessBackend::tool_instructions(vc::sdk::ToolInstructionsRequest req
 
 vc_status ProcessBackend::exec(vc::sdk::ExecRequest request, std::string_view stdin_bytes,
                                const vc_op* op) {
-  auto scope = vc::sdk::CancelScope::make();
   const std::string lane = request.computer_id;
   auto job = std::make_shared<ExecJob>(ExecJob{std::move(request), std::string(stdin_bytes)});
-  Pending pending;
-  vc::sdk::WorkLanes::Ticket ticket = 0;
-  vc_status status = post_accepted(
-      op, execs_, lane,
-      [this, job, scope](const Pending& accepted) {
-        run_exec(accepted, job->request, std::move(job->stdin_bytes), scope);
-      },
-      &ticket, &pending);
-  if (status != VC_OK) return status;
   // Queued, a cancel withdraws the exec and completes it at once; running, it kills the command.
-  pending->on_cancel([this, lane, ticket, scope, pending] {
-    if (execs_.withdraw(lane, ticket)) {
-      registry_.complete(pending, cancelled_result());
-    } else {
-      scope->cancel();
-    }
-  });
-  return VC_OK;
+  return vc::sdk::run_in_lane(registry_, execs_, op, lane,
+                              [this, job](const Pending& pending, vc::sdk::CancelScope& scope) {
+                                return run_exec(pending, job->request,
+                                                std::move(job->stdin_bytes), scope);
+                              });
 }
 
-void ProcessBackend::run_exec(const Pending& pending, const vc::sdk::ExecRequest& request,
-                              std::string stdin_bytes,
-                              const std::shared_ptr<vc::sdk::CancelScope>& scope) {
+OpResult ProcessBackend::run_exec(const Pending& pending, const vc::sdk::ExecRequest& request,
+                                 std::string stdin_bytes, vc::sdk::CancelScope& scope) {
   if (!store_.exists(request.computer_id)) {
-    registry_.complete(pending, OpResult::error(VC_E_NOT_FOUND,
-                                                "No computer named " + request.computer_id + "."));
-    return;
+    return OpResult::error(VC_E_NOT_FOUND, "No computer named " + request.computer_id + ".");
   }
 
   CommandSpec spec;
@@ -261,16 +224,14 @@ void ProcessBackend::run_exec(const Pending& pending, const vc::sdk::ExecRequest
   std::error_code ec;
   if (!fs::is_directory(cwd, ec)) {
     std::string shown = request.working_directory.value_or(cwd.string());
-    registry_.complete(pending, OpResult::error(VC_E_INVALID_ARGUMENT,
-                                                "Working directory '" + shown + "' does not exist.",
-                                                {{"code", "template.working_directory_missing"},
-                                                 {"retryable", false}}));
-    return;
+    return OpResult::error(VC_E_INVALID_ARGUMENT,
+                           "Working directory '" + shown + "' does not exist.",
+                           {{"code", "template.working_directory_missing"}, {"retryable", false}});
   }
   spec.working_directory = cwd.string();
 
   auto command = std::make_shared<CommandRun>();
-  scope->set_canceller([command] { command->interrupt(); });
+  scope.set_canceller([command] { command->interrupt(); });
   auto emit = [this, &pending](vc_stream stream, const char* data, size_t len) {
     return registry_.emit(pending, stream, data, len);
   };
@@ -278,21 +239,18 @@ void ProcessBackend::run_exec(const Pending& pending, const vc::sdk::ExecRequest
     return pending->cancel_requested() || registry_.host_cancelled(pending);
   };
   CommandReport report = command->run(spec, emit, is_cancelled);
-  scope->clear();
+  scope.clear();
 
-  if (report.end == CommandEnd::cancelled) {
-    registry_.complete(pending, cancelled_result());
-    return;
-  }
+  if (report.end == CommandEnd::cancelled) return OpResult::cancelled();
   if (report.end == CommandEnd::spawn_failed) {
     // Reported like a shell would: a message on stderr and exit code 127 (not found) or 126.
     std::string message = "vc-backend-template: cannot run '" + spec.argv[0] +
                           "': " + std::generic_category().message(report.spawn_errno) + "\n";
     emit(VC_STREAM_STDERR, message.data(), message.size());
   }
-  registry_.complete(pending, OpResult::ok({{"exit_code", report.exit_code},
-                                            {"outcome", outcome_name(report.end)},
-                                            {"duration_ms", report.duration_ms}}));
+  return OpResult::ok({{"exit_code", report.exit_code},
+                       {"outcome", outcome_name(report.end)},
+                       {"duration_ms", report.duration_ms}});
 }
 
 }  // namespace vc_process_backend

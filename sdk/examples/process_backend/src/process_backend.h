@@ -51,24 +51,19 @@ class ProcessBackend {
   const vc::sdk::HostLog& log() const { return log_; }
 
  private:
-  using Pending = std::shared_ptr<vc::sdk::PendingOp>;
+  using Pending = vc::sdk::Pending;
 
   ProcessBackend(const vc_host_services* host, std::filesystem::path scratch_root);
   ~ProcessBackend() = default;
 
-  // Accepts the op and posts `task` to `lane` of `lanes`; forgets the op again when that fails.
-  // Returns the op function's status; on VC_OK sets *ticket and *accepted when given.
-  vc_status post_accepted(const vc_op* op, vc::sdk::WorkLanes& lanes, const std::string& lane,
-                          const std::function<void(const Pending&)>& task,
-                          vc::sdk::WorkLanes::Ticket* ticket = nullptr, Pending* accepted = nullptr);
   // Accepts the op and runs `work` on the file-system lane; the op completes with its result
   // (or VC_E_CANCELLED when cancelled before it started).
   vc_status run_on_worker(const vc_op* op, std::function<vc::sdk::OpResult()> work);
   // Ends every wait_for_death of a computer whose directory this backend removed.
   void end_death_watches(const std::string& computer_id, std::string_view reason);
   // [worker] Runs one command on its computer's lane.
-  void run_exec(const Pending& pending, const vc::sdk::ExecRequest& request, std::string stdin_bytes,
-                const std::shared_ptr<vc::sdk::CancelScope>& scope);
+  vc::sdk::OpResult run_exec(const Pending& pending, const vc::sdk::ExecRequest& request,
+                             std::string stdin_bytes, vc::sdk::CancelScope& scope);
 
   vc_backend handle_{};
   vc::sdk::HostLog log_;

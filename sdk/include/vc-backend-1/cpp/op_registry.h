@@ -16,9 +16,11 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -155,6 +157,19 @@ class OpRegistry {
     if (closed_.load(std::memory_order_acquire)) return VC_NOTE_TRUNCATED;
     const vc_op* op = pending->op_;
     return op->emit(op, stream, static_cast<const uint8_t*>(data), len);
+  }
+
+  // [worker] emit(), retried every `retry` while the host answers VC_E_BACKPRESSURE (its buffer
+  // is full; the bytes were not taken), so the answer is never VC_E_BACKPRESSURE. Blocks: only
+  // for plugin threads that may wait. Same caller rule as emit().
+  vc_status emit_waiting(const std::shared_ptr<PendingOp>& pending, vc_stream stream,
+                         const void* data, size_t len,
+                         std::chrono::milliseconds retry = std::chrono::milliseconds(10)) const {
+    vc_status status = VC_OK;
+    while ((status = emit(pending, stream, data, len)) == VC_E_BACKPRESSURE) {
+      std::this_thread::sleep_for(retry);
+    }
+    return status;
   }
 
   // [any-thread] True when the host flagged the op as cancelled (vc_op.is_cancelled), for loops

@@ -33,13 +33,17 @@ struct OpResult {
   static OpResult error(vc_status status, std::string message, nlohmann::json details = nullptr) {
     return OpResult{status, std::move(details), std::move(message)};
   }
+  // What an op completes with when the host cancelled it before it finished.
+  static OpResult cancelled();
   bool succeeded() const { return status >= 0; }
 };
 
-// What an op completes with when the host cancelled it before it finished.
+// The failure of OpResult::cancelled(), for code that builds OpFailure values.
 inline OpFailure cancelled_failure() {
   return OpFailure{VC_E_CANCELLED, "The operation was cancelled.", nullptr};
 }
+
+inline OpResult OpResult::cancelled() { return failed(cancelled_failure()); }
 
 // [any-thread] Calls op->complete() with `result`. The caller guarantees it is the op's one
 // completion (OpRegistry::complete does). Invalid UTF-8 in the document is replaced rather than

@@ -8,6 +8,8 @@
 // Unknown fields are ignored, as the ABI requires. Pure functions: any thread.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -81,6 +83,30 @@ inline std::optional<bool> boolean(const nlohmann::json& doc, const char* key) {
   return it->get<bool>();
 }
 
+// The required booleans `keys` name, in order. Throws "<a>, <b> and <c> must be booleans" when
+// any is missing or of another type.
+template <std::size_t N>
+std::array<bool, N> required_booleans(const nlohmann::json& doc, const char* const (&keys)[N]) {
+  std::array<bool, N> values{};
+  std::string names;
+  bool all_present = true;
+  for (std::size_t i = 0; i < N; ++i) {
+    auto value = boolean(doc, keys[i]);
+    all_present = all_present && value.has_value();
+    values[i] = value.value_or(false);
+    names += (i == 0 ? "" : i + 1 == N ? " and " : ", ") + std::string(keys[i]);
+  }
+  if (!all_present) throw InvalidRequest(names + (N == 1 ? " must be a boolean" : " must be booleans"));
+  return values;
+}
+
+// A required non-empty string; throws "<key> must be a non-empty string" otherwise.
+inline std::string required_string(const nlohmann::json& doc, const char* key) {
+  auto value = non_empty_string(doc, key);
+  if (!value) throw InvalidRequest(std::string(key) + " must be a non-empty string");
+  return std::move(*value);
+}
+
 inline std::string valid_computer_id(const nlohmann::json& doc) {
   auto id = doc.find("computer_id");
   if (id == doc.end() || !id->is_string() || !is_valid_computer_id(id->get_ref<const std::string&>())) {
@@ -136,9 +162,7 @@ struct ToggleRequest {
   static ToggleRequest parse(const nlohmann::json& doc) {
     ToggleRequest parsed;
     parsed.computer_id = request_fields::valid_computer_id(doc);
-    auto enabled = request_fields::boolean(doc, "enabled");
-    if (!enabled) throw InvalidRequest("enabled must be a boolean");
-    parsed.enabled = *enabled;
+    parsed.enabled = request_fields::required_booleans(doc, {"enabled"})[0];
     return parsed;
   }
 };
@@ -162,23 +186,17 @@ struct CreateRequest {
     using namespace request_fields;
     CreateRequest parsed;
     parsed.computer_id = valid_computer_id(doc);
-    auto temporary = boolean(doc, "temporary");
-    auto network = boolean(doc, "network_access");
-    auto desktop = boolean(doc, "desktop_environment");
-    if (!temporary || !network || !desktop) {
-      throw InvalidRequest("temporary, network_access and desktop_environment must be booleans");
-    }
-    parsed.temporary = *temporary;
-    parsed.network_access = *network;
-    parsed.desktop_environment = *desktop;
+    auto [temporary, network, desktop] =
+        required_booleans(doc, {"temporary", "network_access", "desktop_environment"});
+    parsed.temporary = temporary;
+    parsed.network_access = network;
+    parsed.desktop_environment = desktop;
     auto workspace = non_empty_string(doc, "workspace_directory");
     if (!workspace || workspace->front() != '/') {
       throw InvalidRequest("workspace_directory must be an absolute path");
     }
     parsed.workspace_directory = std::move(*workspace);
-    auto shell = non_empty_string(doc, "shell");
-    if (!shell) throw InvalidRequest("shell must be a non-empty string");
-    parsed.shell = std::move(*shell);
+    parsed.shell = required_string(doc, "shell");
     parsed.image = optional_string(doc, "image", "image must be a non-empty string");
 
     auto resources = doc.find("resources");
@@ -221,16 +239,10 @@ struct AttachRequest {
     using namespace request_fields;
     AttachRequest parsed;
     parsed.computer_id = valid_computer_id(doc);
-    auto network = boolean(doc, "network_access");
-    auto desktop = boolean(doc, "desktop_environment");
-    auto shell = non_empty_string(doc, "shell");
-    if (!network || !desktop || !shell) {
-      throw InvalidRequest("network_access and desktop_environment (booleans) and shell "
-                           "(a non-empty string) are required");
-    }
-    parsed.network_access = *network;
-    parsed.desktop_environment = *desktop;
-    parsed.shell = std::move(*shell);
+    auto [network, desktop] = required_booleans(doc, {"network_access", "desktop_environment"});
+    parsed.network_access = network;
+    parsed.desktop_environment = desktop;
+    parsed.shell = required_string(doc, "shell");
     return parsed;
   }
 };
@@ -317,9 +329,7 @@ struct DesktopActionRequest {
 
   static DesktopActionRequest parse(const nlohmann::json& doc) {
     DesktopActionRequest parsed{request_fields::valid_computer_id(doc), {}, doc};
-    auto action = request_fields::non_empty_string(doc, "action");
-    if (!action) throw InvalidRequest("action must be a non-empty string");
-    parsed.action = std::move(*action);
+    parsed.action = request_fields::required_string(doc, "action");
     parsed.action_document.erase("computer_id");
     return parsed;
   }
