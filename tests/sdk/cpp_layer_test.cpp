@@ -5,7 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -279,6 +281,175 @@ TEST(CancelScope, RunsTheCurrentCancellerOnceAndLateOnesAtOnce) {
   EXPECT_TRUE(scope->cancelled());
   scope->set_canceller([&] { ++late; });
   EXPECT_EQ(late, 1);
+}
+
+TEST(RunInLane, TheOpCompletesWithWhatTheWorkReturns) {
+  sdk::OpRegistry registry;
+  sdk::WorkLanes lanes;
+  vc_test::FakeOp op;
+  ASSERT_EQ(sdk::run_in_lane(registry, lanes, op.get(), "pc",
+                             [](const sdk::Pending&, sdk::CancelScope&) {
+                               return sdk::OpResult::ok({{"answer", 42}});
+                             }),
+            VC_OK);
+  ASSERT_TRUE(op.wait());
+  EXPECT_EQ(op.status(), VC_OK);
+  EXPECT_EQ(json::parse(op.json())["answer"], 42);
+  lanes.stop_and_join();
+  EXPECT_EQ(op.completions(), 1);
+}
+
+TEST(RunInLane, ACancelWithdrawsQueuedWorkAndCompletesItAtOnce) {
+  sdk::OpRegistry registry;
+  sdk::WorkLanes lanes;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  lanes.post("pc", [released] { released.wait(); });  // the lane is busy
+  vc_test::FakeOp op;
+  std::atomic<bool> ran{false};
+  ASSERT_EQ(sdk::run_in_lane(registry, lanes, op.get(), "pc",
+                             [&](const sdk::Pending&, sdk::CancelScope&) {
+                               ran = true;
+                               return sdk::OpResult::ok(json::object());
+                             }),
+            VC_OK);
+  registry.cancel(op.get());
+  EXPECT_TRUE(op.completed());  // before the lane is free
+  EXPECT_EQ(op.status(), VC_E_CANCELLED);
+  release.set_value();
+  lanes.stop_and_join();
+  EXPECT_FALSE(ran);
+  EXPECT_EQ(op.completions(), 1);
+}
+
+TEST(RunInLane, ACancelStopsRunningWorkThroughItsScope) {
+  sdk::OpRegistry registry;
+  sdk::WorkLanes lanes;
+  vc_test::FakeOp op;
+  std::promise<void> started;
+  ASSERT_EQ(sdk::run_in_lane(registry, lanes, op.get(), "pc",
+                             [&](const sdk::Pending&, sdk::CancelScope& scope) {
+                               std::promise<void> stopped;
+                               scope.set_canceller([&] { stopped.set_value(); });
+                               started.set_value();
+                               stopped.get_future().wait();  // what a killed process looks like
+                               scope.clear();
+                               return sdk::OpResult::cancelled();
+                             }),
+            VC_OK);
+  started.get_future().wait();
+  registry.cancel(op.get());
+  ASSERT_TRUE(op.wait());
+  EXPECT_EQ(op.status(), VC_E_CANCELLED);
+  lanes.stop_and_join();
+  EXPECT_EQ(op.completions(), 1);
+}
+
+TEST(RunInLane, StoppedLanesRejectTheOpWithoutCompletingIt) {
+  sdk::OpRegistry registry;
+  sdk::WorkLanes lanes;
+  lanes.stop_and_join();
+  vc_test::FakeOp op;
+  EXPECT_EQ(sdk::run_in_lane(registry, lanes, op.get(), "pc",
+                             [](const sdk::Pending&, sdk::CancelScope&) {
+                               return sdk::OpResult::ok(json::object());
+                             }),
+            VC_E_UNAVAILABLE);
+  registry.cancel(op.get());  // the registry forgot it: a late cancel finds nothing
+  EXPECT_EQ(op.completions(), 0);
+}
+
+TEST(OpRegistry, EmitWaitingRetriesWhileTheHostPushesBack) {
+  sdk::OpRegistry registry;
+  vc_test::FakeOp op;
+  op.backpressure_every = 2;
+  auto pending = registry.accept(op.get());
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(registry.emit_waiting(pending, VC_STREAM_STDOUT, "ab", 2, 1ms), VC_OK);
+  }
+  registry.complete(pending, sdk::OpResult::ok(json::object()));
+  EXPECT_EQ(op.out(), "abababababab");  // every chunk once, in order
+}
+
+TEST(Requests, RequiredBooleansNameEveryField) {
+  using sdk::request_fields::required_booleans;
+  auto [a, b] = required_booleans(json{{"x", true}, {"y", false}}, {"x", "y"});
+  EXPECT_TRUE(a);
+  EXPECT_FALSE(b);
+  auto why = [](const json& doc, auto... keys) {
+    try {
+      required_booleans(doc, {keys...});
+    } catch (const sdk::InvalidRequest& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(why(json{{"x", 1}}, "x"), "x must be a boolean");
+  EXPECT_EQ(why(json{{"x", true}}, "x", "y"), "x and y must be booleans");
+  EXPECT_EQ(why(json::object(), "x", "y", "z"), "x, y and z must be booleans");
+}
+
+// The plugin entry: the descriptor the macro makes, and create_backend's error sentences.
+vc_status open_refusing(const vc_host_services*, std::string_view config, vc_backend**,
+                        std::string& error) {
+  if (config == "{\"throw\":true}") throw std::runtime_error("the factory broke");
+  error = "entry-test: got " + std::string(config);
+  return VC_E_INVALID_ARGUMENT;
+}
+
+constexpr vc_option_decl kRootOption =
+    sdk::option(VC_OPTION_STRING, "root", "Where the computers live", {.env_var = "ENTRY_ROOT"});
+constexpr const vc_option_decl* kEntryOptions[] = {&kRootOption, nullptr};
+constexpr sdk::PluginInfo kEntryPlugin = {.id = "org.example.entry-test",
+                                          .name = "entry-test",
+                                          .version = "2.0.0",
+                                          .vendor = "Example",
+                                          .description = "A plugin entry under test",
+                                          .capabilities = VC_CAP_PERSISTENT,
+                                          .options = kEntryOptions,
+                                          .min_host_abi_minor = 0};
+
+TEST(PluginEntry, TheDescriptorCarriesTheInfoAndTheAbiOfTheHeaders) {
+  const vc_plugin_descriptor& d = sdk::kPluginDescriptor<kEntryPlugin, open_refusing>;
+  EXPECT_EQ(d.struct_size, sizeof(vc_plugin_descriptor));
+  EXPECT_EQ(d.magic, VC_DESCRIPTOR_MAGIC);
+  EXPECT_EQ(d.abi_major, VC_ABI_MAJOR);
+  EXPECT_EQ(d.abi_minor, VC_ABI_MINOR);
+  EXPECT_STREQ(d.id, "org.example.entry-test");
+  EXPECT_STREQ(d.name, "entry-test");
+  EXPECT_EQ(d.capabilities, VC_CAP_PERSISTENT);
+  ASSERT_EQ(d.options, kEntryOptions);
+  EXPECT_EQ(d.options[0]->struct_size, sizeof(vc_option_decl));
+  EXPECT_STREQ(d.options[0]->env_var, "ENTRY_ROOT");
+  EXPECT_EQ(d.options[0]->default_value, nullptr);
+
+  vc_host_info other_major{};
+  other_major.struct_size = sizeof other_major;
+  other_major.abi_major = VC_ABI_MAJOR + 1;
+  EXPECT_EQ(sdk::descriptor_for_host(&other_major, &d), nullptr);
+  vc_host_info same{};
+  same.struct_size = sizeof same;
+  same.abi_major = VC_ABI_MAJOR;
+  EXPECT_EQ(sdk::descriptor_for_host(&same, &d), &d);
+}
+
+TEST(PluginEntry, CreateBackendWritesTheFactorysSentenceOrTheException) {
+  const vc_plugin_descriptor& d = sdk::kPluginDescriptor<kEntryPlugin, open_refusing>;
+  vc_test::FakeHost host("/nonexistent");
+  vc_backend* backend = nullptr;
+  char errbuf[128];
+  EXPECT_EQ(d.create_backend(host.services(), nullptr, 0, &backend, errbuf, sizeof errbuf),
+            VC_E_INVALID_ARGUMENT);
+  EXPECT_STREQ(errbuf, "entry-test: got {}");  // no config: the factory reads {}
+  std::string thrower = "{\"throw\":true}";
+  EXPECT_EQ(d.create_backend(host.services(), thrower.data(), thrower.size(), &backend, errbuf,
+                             sizeof errbuf),
+            VC_E_FAILED);
+  EXPECT_STREQ(errbuf, "entry-test: the factory broke");
+  char tiny[6];
+  d.create_backend(host.services(), nullptr, 0, &backend, tiny, sizeof tiny);
+  EXPECT_STREQ(tiny, "entry");  // truncated, still terminated
+  EXPECT_EQ(backend, nullptr);
 }
 
 }  // namespace
