@@ -9,6 +9,12 @@
  *    member means "absent". Check optional fields with VC_HAS_FIELD().
  *  - Fixed-width integers only; no enums, bitfields or `long` in public structs.
  *  - Optional feature groups are looked up by versioned string id ("vc.<name>/<rev>").
+ *
+ * Threading tags, written on every function of the SDK (defined here, once):
+ *   [loop-thread]  called only on the host's event-loop thread (the thread that loaded the
+ *                  plugin); must not block.
+ *   [any-thread]   may be called from any thread, concurrently; never blocks.
+ *   [worker]       (the C++ layer) only on a plugin's own thread, which may block.
  */
 #ifndef VC_BACKEND_1_ABI_H
 #define VC_BACKEND_1_ABI_H
@@ -40,8 +46,19 @@
 /* The one symbol a plugin exports. The ABI major is part of its name. */
 #define VC_ENTRY_SYMBOL "vc_plugin_entry_v1"
 
-/* True when `field` lies inside what the producer of *ptr compiled. */
-#define VC_HAS_FIELD(ptr, type, field)                                                     \
-  ((ptr) != NULL && (size_t)(ptr)->struct_size >= offsetof(type, field) + sizeof(((type *)0)->field))
+/* True when `field` lies inside what the producer of *ptr compiled. Usable from C and from C++
+ * (no old-style casts there). */
+#ifdef __cplusplus
+#  define VC_ABI_NULL_ nullptr
+#  define VC_ABI_SIZE_T_(value) static_cast<size_t>(value)
+#  define VC_ABI_FIELD_SIZE_(type, field) sizeof(type::field)
+#else
+#  define VC_ABI_NULL_ NULL
+#  define VC_ABI_SIZE_T_(value) ((size_t)(value))
+#  define VC_ABI_FIELD_SIZE_(type, field) sizeof(((type *)0)->field)
+#endif
+#define VC_HAS_FIELD(ptr, type, field)                     \
+  ((ptr) != VC_ABI_NULL_ &&                                \
+   VC_ABI_SIZE_T_((ptr)->struct_size) >= offsetof(type, field) + VC_ABI_FIELD_SIZE_(type, field))
 
 #endif /* VC_BACKEND_1_ABI_H */

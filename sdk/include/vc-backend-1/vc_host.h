@@ -1,9 +1,6 @@
 /* vc_host.h — what the host tells and gives a plugin: vc_host_info at load time and the
  * vc_host_services table for each backend instance.
- *
- * Threading tags used throughout the SDK:
- *   [loop-thread]  called only on the host's event-loop thread; must not block.
- *   [any-thread]   may be called from any thread, concurrently; never blocks.
+ * Threading tags ([loop-thread], [any-thread]): see vc_abi.h.
  */
 #ifndef VC_BACKEND_1_HOST_H
 #define VC_BACKEND_1_HOST_H

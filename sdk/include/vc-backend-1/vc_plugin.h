@@ -42,13 +42,14 @@ typedef struct vc_plugin_descriptor {
   vc_status(VC_CALL *create_backend)(const vc_host_services *host, const char *config_json,
                                      size_t config_len, vc_backend **out_backend, char *errbuf,
                                      size_t errbuf_cap);
-  /* Optional; called before an (unusual) unload, after every instance was destroyed. */
+  /* [loop-thread] Optional; called before an (unusual) unload, after every instance was
+   * destroyed. */
   void(VC_CALL *module_shutdown)(void);
   /* 1.x additions strictly below. */
 } vc_plugin_descriptor;
 
-/* The exported entry. Fast, idempotent, no I/O; may return NULL to refuse the host. The
- * descriptor and everything it points to stay valid while the module is loaded. */
+/* [loop-thread] The exported entry. Fast, idempotent, no I/O; may return NULL to refuse the
+ * host. The descriptor and everything it points to stay valid while the module is loaded. */
 typedef const vc_plugin_descriptor *(VC_CALL *vc_plugin_entry_fn)(const vc_host_info *host);
 
 /* A plugin defines exactly this function (and nothing else is exported):
