@@ -13,7 +13,9 @@ if [[ "${1:-}" == "test" ]]; then
   # chromium: the desktop view is tested in a real browser (driven by playwright-core).
   # clang and its runtime: the fuzz harnesses are built with libFuzzer (scripts/fuzz.sh).
   # json-schema-test-suite: the argument validator is checked against the official suite.
-  packages+=(libgtest-dev libgmock-dev chromium clang libclang-rt-14-dev json-schema-test-suite)
+  # abigail-tools: the backend ABI is compared with its committed baseline (abidiff).
+  packages+=(libgtest-dev libgmock-dev chromium clang libclang-rt-14-dev json-schema-test-suite
+             abigail-tools)
 fi
 
 missing=()
