@@ -5,8 +5,8 @@
 //   vc_status open_my_backend(const vc_host_services* host, std::string_view config_json,
 //                             vc_backend** out_backend, std::string& error);
 //
-//   constexpr vc_option_decl kRootOption =
-//       vc::sdk::option(VC_OPTION_STRING, "root", "Directory of the computers", {.env_var = "MY_ROOT"});
+//   constexpr vc_option_decl kRootOption = vc::sdk::option(
+//       VC_OPTION_STRING, "root", "Directory of the computers", {.env_var = "MY_ROOT"});
 //   constexpr const vc_option_decl* kOptions[] = {&kRootOption, nullptr};
 //   constexpr vc::sdk::PluginInfo kInfo = {.id = "org.example.mine", .name = "mine", ...,
 //                                          .options = kOptions};

@@ -96,7 +96,9 @@ std::array<bool, N> required_booleans(const nlohmann::json& doc, const char* con
     values[i] = value.value_or(false);
     names += (i == 0 ? "" : i + 1 == N ? " and " : ", ") + std::string(keys[i]);
   }
-  if (!all_present) throw InvalidRequest(names + (N == 1 ? " must be a boolean" : " must be booleans"));
+  if (!all_present) {
+    throw InvalidRequest(names + (N == 1 ? " must be a boolean" : " must be booleans"));
+  }
   return values;
 }
 
