@@ -32,7 +32,6 @@ struct HostOptionValues {
   std::string auth_token;
   bool allow_unauthenticated_http = false;
   bool lifecycle_tools = false;
-  bool conformance_fixtures = false;
   std::string shell = ServerConfig().shell;
   bool network = true;
   std::string tool_instruction_override;
@@ -90,10 +89,6 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
                "Also offer computer_list, computer_create, computer_restart, "
                "computer_factory_reset and computer_delete, for orchestrators that manage many "
                "computers (off by default: the model gets one computer)")
-      ->group(group);
-  app.add_flag("--conformance-fixtures", v.conformance_fixtures,
-               "Test aid: also serve the tools, resources and prompts the official MCP "
-               "conformance suite calls. Never for production use.")
       ->group(group);
   app.add_option("--shell", v.shell, "Shell that runs the command of terminal_execute")
       ->capture_default_str()->group(group);
@@ -252,7 +247,6 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
                                                       : auth_token_from_environment();
   config.allow_unauthenticated_http = v.allow_unauthenticated_http;
   config.lifecycle_tools = v.lifecycle_tools;
-  config.conformance_fixtures = v.conformance_fixtures;
   config.shell = v.shell;
   if (handles.tool_instruction_override->count() > 0) {
     config.tool_instruction_override = v.tool_instruction_override;

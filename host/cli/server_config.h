@@ -31,8 +31,7 @@ struct ServerConfig {
   std::optional<std::string> extended_tool_instruction;
   std::optional<std::string> auth_token;
   bool allow_unauthenticated_http = false;
-  bool lifecycle_tools = false;       // --lifecycle-tools: the computer_* management tools
-  bool conformance_fixtures = false;  // test aid: the MCP conformance suite's fixtures
+  bool lifecycle_tools = false;  // --lifecycle-tools: the computer_* management tools
 
   std::string backend = "docker";  // name or path of the backend plugin
   std::vector<std::filesystem::path> plugin_dirs;

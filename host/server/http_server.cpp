@@ -24,13 +24,14 @@ const char* signal_name(int signal_number) {
 }  // namespace
 
 int HttpServer::run(const cli::ServerConfig& config,
-                    std::shared_ptr<plugins::PluginModule> module) {
+                    std::shared_ptr<plugins::PluginModule> module,
+                    const ServerExtension* extension) {
   std::signal(SIGPIPE, SIG_IGN);  // a client that goes away mid-write is handled, not fatal
   uv_loop_t loop;
   uv_loop_init(&loop);
   int exit_code = 0;
   {
-    HttpServer server(&loop, config);
+    HttpServer server(&loop, config, extension);
     exit_code = server.serve(std::move(module));
   }
   uv_run(&loop, UV_RUN_DEFAULT);
@@ -38,8 +39,9 @@ int HttpServer::run(const cli::ServerConfig& config,
   return exit_code;
 }
 
-HttpServer::HttpServer(uv_loop_t* loop, const cli::ServerConfig& config)
-    : loop_(loop), config_(config) {}
+HttpServer::HttpServer(uv_loop_t* loop, const cli::ServerConfig& config,
+                       const ServerExtension* extension)
+    : loop_(loop), config_(config), extension_(extension) {}
 
 HttpServer::~HttpServer() {
   endpoint_.reset();  // its sessions' calls reference the tools
@@ -70,7 +72,7 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
   lifecycle_ = make_lifecycle(backend_, config_, registry_.get());
   tools_ = tools::make_tool_catalog(
       {config_.lifecycle_tools, registry_.get(), lifecycle_.get(), description.value()});
-  catalog_ = add_conformance_fixtures(loop_, config_, tools_);
+  catalog_ = add_extension_parts(loop_, extension_, tools_);
   desktop_tool_set_ = add_desktop_parts(config_, *registry_, tools_, catalog_);
   activity_ = std::make_unique<mcp::ActivityFeed>(loop_);
   add_app_parts(config_, *activity_, tools_, catalog_);

@@ -23,6 +23,7 @@
 #include "mcp/tool.h"
 #include "backend_proxy/backend.h"
 #include "plugins/plugin_module.h"
+#include "server/server_extension.h"
 #include "server/shutdown_watchdog.h"
 #include "server/signal_watcher.h"
 #include "transport/http_mcp_endpoint.h"
@@ -34,14 +35,17 @@ class HttpServer {
  public:
   // Runs the server until it shuts down; returns the process exit code (1 when it cannot
   // start: the message has been printed as "mcp-virtual-computer: error: ...").
-  static int run(const cli::ServerConfig& config, std::shared_ptr<plugins::PluginModule> module);
+  // `extension` (may be null; the production binary passes none) adds tools, resources and
+  // prompts, and must outlive the call. [main-thread]
+  static int run(const cli::ServerConfig& config, std::shared_ptr<plugins::PluginModule> module,
+                 const ServerExtension* extension = nullptr);
 
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
  private:
-  HttpServer(uv_loop_t* loop, const cli::ServerConfig& config);
+  HttpServer(uv_loop_t* loop, const cli::ServerConfig& config, const ServerExtension* extension);
 
   int serve(std::shared_ptr<plugins::PluginModule> module);
   int fail_startup(const std::string& message);
@@ -50,6 +54,7 @@ class HttpServer {
 
   uv_loop_t* loop_;
   const cli::ServerConfig& config_;
+  const ServerExtension* extension_;  // null in production
   std::shared_ptr<backend_proxy::Backend> backend_;
   std::unique_ptr<computers::ComputerRegistry> registry_;
   std::unique_ptr<computers::ComputerLifecycle> lifecycle_;

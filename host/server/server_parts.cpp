@@ -8,7 +8,6 @@
 #include "tools/app_bundle.h"
 #include "tools/app_resource.h"
 #include "tools/app_view_link.h"
-#include "tools/conformance_fixtures.h"
 #include "tools/desktop_resources.h"
 #include "tools/desktop_tools.h"
 #include "tools/read_activity_tool.h"
@@ -107,13 +106,13 @@ std::unique_ptr<tools::DesktopToolSet> add_desktop_parts(
   return tool_set;
 }
 
-std::unique_ptr<mcp::ContentCatalog> add_conformance_fixtures(
-    uv_loop_t* loop, const cli::ServerConfig& config, std::vector<std::unique_ptr<mcp::Tool>>& tools) {
-  if (!config.conformance_fixtures) return nullptr;
-  spdlog::warn("--conformance-fixtures: serving the MCP conformance suite's test tools, resources "
-               "and prompts as well; this is a test aid");
-  for (auto& tool : tools::make_conformance_fixture_tools(loop)) tools.push_back(std::move(tool));
-  return tools::make_conformance_fixture_catalog();
+std::unique_ptr<mcp::ContentCatalog> add_extension_parts(
+    uv_loop_t* loop, const ServerExtension* extension,
+    std::vector<std::unique_ptr<mcp::Tool>>& tools) {
+  if (extension == nullptr) return nullptr;
+  if (!extension->notice.empty()) spdlog::warn("{}", extension->notice);
+  if (!extension->add_parts) return nullptr;
+  return extension->add_parts(loop, tools);
 }
 
 std::vector<mcp::Tool*> borrowed(const std::vector<std::unique_ptr<mcp::Tool>>& tools) {

@@ -22,6 +22,7 @@
 #include "mcp/tool.h"
 #include "backend_proxy/backend.h"
 #include "plugins/plugin_module.h"
+#include "server/server_extension.h"
 #include "tools/desktop_tool_set.h"
 
 namespace vc::server {
@@ -72,10 +73,12 @@ std::unique_ptr<tools::DesktopToolSet> add_desktop_parts(
     const cli::ServerConfig& config, computers::ComputerRegistry& registry,
     std::vector<std::unique_ptr<mcp::Tool>>& tools, std::unique_ptr<mcp::ContentCatalog>& catalog);
 
-// With --conformance-fixtures: appends the suite's fixture tools to `tools` and returns its
-// catalog; otherwise null.
-std::unique_ptr<mcp::ContentCatalog> add_conformance_fixtures(
-    uv_loop_t* loop, const cli::ServerConfig& config, std::vector<std::unique_ptr<mcp::Tool>>& tools);
+// The parts of `extension` (may be null: the production server has none): logs its notice,
+// appends its tools to `tools` and returns its catalog; null when there is no extension or it
+// has no catalog.
+std::unique_ptr<mcp::ContentCatalog> add_extension_parts(
+    uv_loop_t* loop, const ServerExtension* extension,
+    std::vector<std::unique_ptr<mcp::Tool>>& tools);
 
 // Borrowed pointers to `tools`, for a Session.
 std::vector<mcp::Tool*> borrowed(const std::vector<std::unique_ptr<mcp::Tool>>& tools);

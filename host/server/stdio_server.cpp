@@ -24,14 +24,15 @@ const char* signal_name(int signal_number) {
 }  // namespace
 
 int StdioServer::run(const cli::ServerConfig& config,
-                     std::shared_ptr<plugins::PluginModule> module) {
+                     std::shared_ptr<plugins::PluginModule> module,
+                     const ServerExtension* extension) {
   // A client that goes away must not kill the server mid-write: EPIPE is handled instead.
   std::signal(SIGPIPE, SIG_IGN);
   uv_loop_t loop;
   uv_loop_init(&loop);
   int exit_code = 0;
   {
-    StdioServer server(&loop, config);
+    StdioServer server(&loop, config, extension);
     exit_code = server.serve(std::move(module));
   }
   uv_run(&loop, UV_RUN_DEFAULT);  // close callbacks of the parts just destroyed
@@ -39,8 +40,9 @@ int StdioServer::run(const cli::ServerConfig& config,
   return exit_code;
 }
 
-StdioServer::StdioServer(uv_loop_t* loop, const cli::ServerConfig& config)
-    : loop_(loop), config_(config) {}
+StdioServer::StdioServer(uv_loop_t* loop, const cli::ServerConfig& config,
+                         const ServerExtension* extension)
+    : loop_(loop), config_(config), extension_(extension) {}
 
 StdioServer::~StdioServer() {
   // Users before what they use: the session's calls reference tools, tools the registry, the
@@ -83,7 +85,7 @@ bool StdioServer::start_protocol(const std::string& tool_description) {
   registry_ = make_registry(backend_, config_);
   lifecycle_ = make_lifecycle(backend_, config_, registry_.get());
   tools_ = tools::make_tool_catalog({config_.lifecycle_tools, registry_.get(), lifecycle_.get(), tool_description});
-  catalog_ = add_conformance_fixtures(loop_, config_, tools_);
+  catalog_ = add_extension_parts(loop_, extension_, tools_);
   desktop_tool_set_ = add_desktop_parts(config_, *registry_, tools_, catalog_);
   activity_ = std::make_unique<mcp::ActivityFeed>(loop_);
   add_app_parts(config_, *activity_, tools_, catalog_);

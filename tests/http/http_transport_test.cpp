@@ -253,7 +253,9 @@ TEST(HttpTransport, ABusySessionIsNotIdle) {
   EXPECT_EQ(events.back()["result"]["structuredContent"]["stdout"], "survived\n");
 }
 
-TEST(HttpTransport, ConformanceFixturesOnlyWithTheFlag) {
+// The product serves its own tools only; the conformance suite's fixtures come with the test
+// host alone (tests/conformance).
+TEST(HttpTransport, ConformanceFixturesOnlyInTheTestHost) {
   auto tool_names = [](const HttpHost& host) {
     const std::string session = host.open_session();
     std::vector<std::string> names;
@@ -267,7 +269,7 @@ TEST(HttpTransport, ConformanceFixturesOnlyWithTheFlag) {
                                       "set_network_access", "set_desktop_environment", "list_directory", "read_file",
                                       "write_file", "edit_file", "read_activity"}));
 
-  HttpHost fixtures({"--conformance-fixtures"});
+  HttpHost fixtures({}, {}, VC_CONFORMANCE_HOST_BINARY);
   const auto names = tool_names(fixtures);
   EXPECT_NE(std::find(names.begin(), names.end(), "test_sampling"), names.end());
   const std::string session = fixtures.open_session();

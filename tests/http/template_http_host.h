@@ -1,8 +1,10 @@
 // template_http_host.h — the HTTP host of these tests: the template backend, with its
-// computers in the host's scratch directory.
+// computers in the host's scratch directory. The product's binary unless told otherwise
+// (VC_CONFORMANCE_HOST_BINARY: the test host that also serves the conformance fixtures).
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "http_host.h"
@@ -18,14 +20,15 @@ using namespace std::chrono_literals;
 class HttpHost : public test::HttpHost {
  public:
   explicit HttpHost(std::vector<std::string> extra_args = {},
-                    test::Environment environment = {})
-      : test::HttpHost(options(std::move(extra_args), std::move(environment))) {}
+                    test::Environment environment = {}, std::string binary = VC_HOST_BINARY)
+      : test::HttpHost(
+            options(std::move(extra_args), std::move(environment), std::move(binary))) {}
 
  private:
   static test::HttpHostOptions options(std::vector<std::string> extra_args,
-                                       test::Environment environment) {
+                                       test::Environment environment, std::string binary) {
     test::HttpHostOptions options;
-    options.binary = VC_HOST_BINARY;
+    options.binary = std::move(binary);
     options.args = {"--backend", "template", "--state-dir", "@SCRATCH@", "--scratch-root",
                     "@SCRATCH@"};
     options.args.insert(options.args.end(), extra_args.begin(), extra_args.end());

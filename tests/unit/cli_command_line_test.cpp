@@ -267,6 +267,18 @@ TEST(CommandLine, UsageErrorsExitWithTwo) {
   }
 }
 
+// The conformance suite's fixtures are served only by its test host
+// (mcp-virtual-computer-conformance, tests/conformance): the product does not know the flag.
+TEST(CommandLine, ConformanceFixturesIsNotAnOption) {
+  const auto env = clean_env();
+  const plugins::PluginInfo plugin = template_like_plugin();
+  const ParseRun run = parse({"--backend", "template", "--conformance-fixtures"}, &plugin);
+  EXPECT_FALSE(run.outcome.command_line);
+  EXPECT_EQ(run.outcome.exit_code, 2);
+  EXPECT_NE(run.err.find("--conformance-fixtures"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("Run with --help"), std::string::npos) << run.err;
+}
+
 TEST(CommandLine, HelpWithoutAPluginShowsHostOptionsAndWhy) {
   const auto env = clean_env();
   const ParseRun run = parse({"--help"}, nullptr, "no backend named 'docker' was found");

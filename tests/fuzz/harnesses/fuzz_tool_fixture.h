@@ -28,10 +28,10 @@
 #include "common/json.h"
 #include "computers/computer_lifecycle.h"
 #include "computers/computer_registry.h"
+#include "fixtures/conformance_fixtures.h"
 #include "mcp/content_catalog.h"
 #include "mcp/tool.h"
 #include "backend_proxy/backend.h"
-#include "tools/conformance_fixtures.h"
 #include "tools/file_scripts.h"
 #include "tools/tool_catalog.h"
 
@@ -274,8 +274,8 @@ class FakeBackend final : public backend_proxy::Backend {
 
 // The backend, the registry of the one computer, lifecycle operations, and every tool the
 // server offers (the lifecycle tools included), wired as the servers wire them. The
-// conformance suite's catalog provides resources and prompts, so that resources/*, prompts/*
-// and completion/complete have something to answer from.
+// conformance suite's catalog (tests/conformance/fixtures) provides resources and prompts, so
+// that resources/*, prompts/* and completion/complete have something to answer from.
 struct ToolFixture {
   explicit ToolFixture(uv_loop_t* event_loop)
       : loop(event_loop), backend(std::make_shared<FakeBackend>(event_loop)) {
@@ -285,7 +285,7 @@ struct ToolFixture {
     registry = std::make_unique<computers::ComputerRegistry>(backend, settings);
     lifecycle = std::make_unique<computers::ComputerLifecycle>(backend, settings, registry.get());
     tools = tools::make_tool_catalog({true, registry.get(), lifecycle.get(), "Run a command."});
-    catalog = tools::make_conformance_fixture_catalog();
+    catalog = conformance::make_conformance_fixture_catalog();
   }
 
   ToolFixture(const ToolFixture&) = delete;

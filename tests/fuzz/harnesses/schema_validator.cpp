@@ -20,10 +20,10 @@
 #include <spdlog/spdlog.h>
 
 #include "common/utf8_repair.h"
+#include "fixtures/conformance_fixtures.h"
 #include "fuzz_tool_fixture.h"
 #include "mcp/jsonrpc.h"
 #include "mcp/schema_validator.h"
-#include "tools/conformance_fixtures.h"
 #include "tools/terminal_execute_arguments.h"
 
 namespace {
@@ -43,7 +43,7 @@ const std::vector<NamedSchema>& schemas() {
     uv_loop_init(&loop);
     {
       vc::fuzz::ToolFixture fixture(&loop);
-      auto fixtures = vc::tools::make_conformance_fixture_tools(&loop);
+      auto fixtures = vc::conformance::make_conformance_fixture_tools(&loop);
       for (const auto& tool : fixture.tools) {
         copied.push_back({tool->definition().name, tool->definition().input_schema});
       }
