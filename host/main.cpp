@@ -2,11 +2,13 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <spdlog/spdlog.h>
 
 #include "cli/command_line.h"
 #include "operator/computers_command.h"
+#include "operator/validate_plugin_command.h"
 #include "plugins/plugin_discovery.h"
 #include "plugins/plugin_search.h"
 #include "server/fatal_signal.h"
@@ -48,6 +50,10 @@ int main(int argc, char** argv) {
   vc::server::install_fatal_signal_report();  // writes to descriptor 2, which now exists
   vc::server::install_stderr_logging();  // before anything can log: stdout is the protocol's
 
+  // validate-plugin names its plugin file itself and has a command line of its own.
+  if (argc >= 2 && std::string_view(argv[1]) == vc::cli::kValidatePluginCommand) {
+    return vc::operator_cli::run_validate_plugin_command(argc, argv);
+  }
   const vc::cli::Prescan prescan = vc::cli::prescan_command_line(argc, argv);
   LoadedPlugin plugin = load_backend(prescan);
   if (!plugin.module && prescan.readable && !prescan.plugins_command && !prescan.help_requested) {
