@@ -51,7 +51,8 @@ ConformanceScript::ConformanceScript(uv_loop_t* loop,
       report_(report),
       probe_(loop_, backend_, log_, settings_.op_timeout_ms),
       caps_(backend_->info().capabilities) {
-  steps_ = {&ConformanceScript::step_validate,        &ConformanceScript::step_create,
+  steps_ = {&ConformanceScript::step_validate,        &ConformanceScript::step_ensure_image,
+            &ConformanceScript::step_create,
             &ConformanceScript::step_attach,          &ConformanceScript::step_list,
             &ConformanceScript::step_exec_exit_zero,  &ConformanceScript::step_exec_exit_code,
             &ConformanceScript::step_exec_streams,    &ConformanceScript::step_exec_timeout,
@@ -65,6 +66,17 @@ ConformanceScript::ConformanceScript(uv_loop_t* loop,
 void ConformanceScript::start(std::function<void()> done) {
   done_ = std::move(done);
   next();
+}
+
+void ConformanceScript::interrupt(const std::string& why) {
+  if (!aborted_) aborted_ = why;
+  if (running_) running_->cancel();
+}
+
+CancelHandle ConformanceScript::run_op(Operation op, const Json& request, ProbeOptions options,
+                                       std::function<void(ProbeResult)> done) {
+  running_ = probe_.run(op, request, std::move(options), std::move(done));
+  return running_;
 }
 
 void ConformanceScript::next() {
@@ -108,7 +120,7 @@ void ConformanceScript::exec(const std::string& command, ProbeOptions options,
                {"shell", settings_.shell},
                {"timeout_ms", timeout_ms},
                {"output_limit", options.output_limit}};
-  probe_.run(Operation::exec, request, std::move(options),
+  run_op(Operation::exec, request, std::move(options),
              [done = std::move(done)](ProbeResult probe) {
                const auto completion = exec_completion(probe);
                done(probe, completion);
@@ -116,7 +128,7 @@ void ConformanceScript::exec(const std::string& command, ProbeOptions options,
 }
 
 void ConformanceScript::step_validate() {
-  probe_.run(Operation::validate, Json::object(), {}, [this](ProbeResult probe) {
+  run_op(Operation::validate, Json::object(), {}, [this](ProbeResult probe) {
     if (auto problem = op_problem(probe, kRequired("validate"))) {
       report_.fail("op.validate", *problem);
       aborted_ = "validate failed";
@@ -133,13 +145,42 @@ void ConformanceScript::step_validate() {
   });
 }
 
+// Only with VC_CAP_IMAGES: without it the server does not need it to do anything.
+void ConformanceScript::step_ensure_image() {
+  if (skipped_after_abort("op.ensure_image")) return;
+  if (!declared(VC_CAP_IMAGES)) {
+    report_.skip("op.ensure_image", kNotDeclared);
+    return next();
+  }
+  run_op(Operation::ensure_image, Json::object(), {}, [this](ProbeResult probe) {
+    if (auto problem = op_problem(probe, {"ensure_image", VC_CAP_IMAGES, "VC_CAP_IMAGES"})) {
+      report_.fail("op.ensure_image", *problem);
+      aborted_ = "ensure_image failed";
+      return next();
+    }
+    const Json& result = probe.result.value();
+    const Json image = result.value("image", Json());
+    const Json action = result.value("action", Json());
+    if (!image.is_string() || !action.is_string() ||
+        (action != "present" && action != "pulled" && action != "built")) {
+      report_.fail("op.ensure_image",
+                   "the result needs an \"image\" string and an \"action\" of present, pulled "
+                   "or built; got " + result.dump());
+    } else {
+      report_.pass("op.ensure_image",
+                   image.get<std::string>() + " " + action.get<std::string>());
+    }
+    next();
+  });
+}
+
 void ConformanceScript::step_create() {
   if (skipped_after_abort("op.create")) return;
   computers::ComputerSettings computer;
   computer.computer_id = settings_.computer_id;
   computer.shell = settings_.shell;
   create_attempted_ = true;
-  probe_.run(Operation::create, computers::create_request(computer), {},
+  run_op(Operation::create, computers::create_request(computer), {},
              [this](ProbeResult probe) {
                if (auto problem = op_problem(probe, kRequired("create"))) {
                  report_.fail("op.create", *problem);
@@ -159,7 +200,7 @@ void ConformanceScript::step_attach() {
   computers::ComputerSettings computer;
   computer.computer_id = settings_.computer_id;
   computer.shell = settings_.shell;
-  probe_.run(Operation::attach, computers::attach_request(computer), {},
+  run_op(Operation::attach, computers::attach_request(computer), {},
              [this](ProbeResult probe) {
                if (auto problem = op_problem(probe, kRequired("attach"))) {
                  report_.fail("op.attach", *problem);
@@ -174,7 +215,7 @@ void ConformanceScript::step_attach() {
 
 void ConformanceScript::step_list() {
   if (skipped_after_abort("op.list")) return;
-  probe_.run(Operation::list, Json::object(), {}, [this](ProbeResult probe) {
+  run_op(Operation::list, Json::object(), {}, [this](ProbeResult probe) {
     if (auto problem = op_problem(probe, kRequired("list"))) {
       report_.fail("op.list", *problem);
     } else if (auto found = listing_contains(probe, settings_.computer_id); !found) {
@@ -337,7 +378,7 @@ void ConformanceScript::step_exec_cancel() {
                {"shell", settings_.shell},
                {"timeout_ms", 120000},
                {"output_limit", 0}};
-  CancelHandle handle = probe_.run(
+  CancelHandle handle = run_op(
       Operation::exec, request, std::move(options), [this, cancel_at](ProbeResult probe) {
         const uint64_t grace = std::min(kCancelGraceMs, settings_.op_timeout_ms);
         if (!probe.completed) {
@@ -374,7 +415,7 @@ void ConformanceScript::step_restart() {
   exec("echo kept > vc-validate-restart", {}, settings_.op_timeout_ms,
        [this](const ProbeResult&, const auto& written) {
          const bool marker = written && written.value().exit_code == 0;
-         probe_.run(
+         run_op(
              Operation::restart, Json{{"computer_id", settings_.computer_id}}, {},
              [this, marker](ProbeResult probe) {
                if (auto problem = op_problem(probe, {"restart", VC_CAP_RESTART, "VC_CAP_RESTART"})) {
@@ -420,7 +461,7 @@ void ConformanceScript::step_factory_reset() {
   exec("echo old > vc-validate-reset", {}, settings_.op_timeout_ms,
        [this](const ProbeResult&, const auto& written) {
          const bool marker = written && written.value().exit_code == 0;
-         probe_.run(
+         run_op(
              Operation::factory_reset, Json{{"computer_id", settings_.computer_id}}, {},
              [this, marker](ProbeResult probe) {
                if (auto problem = op_problem(
@@ -462,7 +503,7 @@ void ConformanceScript::step_remove() {
     report_.skip("op.remove", "skipped: " + aborted_.value_or("no computer was created"));
     return next();
   }
-  probe_.run(Operation::remove, Json{{"computer_id", settings_.computer_id}}, {},
+  run_op(Operation::remove, Json{{"computer_id", settings_.computer_id}}, {},
              [this](ProbeResult probe) {
                if (auto problem = op_problem(probe, kRequired("remove"))) {
                  report_.fail("op.remove", *problem);
@@ -487,7 +528,7 @@ void ConformanceScript::step_list_after_remove() {
     report_.skip("list.after-remove", "skipped: remove did not run or failed");
     return next();
   }
-  probe_.run(Operation::list, Json::object(), {}, [this](ProbeResult probe) {
+  run_op(Operation::list, Json::object(), {}, [this](ProbeResult probe) {
     if (auto problem = op_problem(probe, kRequired("list"))) {
       report_.fail("list.after-remove", *problem);
     } else if (auto found = listing_contains(probe, settings_.computer_id); !found) {
@@ -506,7 +547,7 @@ void ConformanceScript::step_remove_again() {
     report_.skip("remove.idempotent", "skipped: remove did not run or failed");
     return next();
   }
-  probe_.run(Operation::remove, Json{{"computer_id", settings_.computer_id}}, {},
+  run_op(Operation::remove, Json{{"computer_id", settings_.computer_id}}, {},
              [this](ProbeResult probe) {
                if (auto problem = op_problem(probe, kRequired("remove"))) {
                  report_.fail("remove.idempotent", *problem + " (remove must be idempotent)");

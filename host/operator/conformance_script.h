@@ -1,7 +1,7 @@
 // conformance_script.h — the operations validate-plugin runs against a fresh backend instance,
 // in order, on a scratch computer it creates and always removes at the end.
 //
-// validate, create, attach, list (the computer appears); exec: exit 0, a non-zero exit code,
+// validate, ensure_image (VC_CAP_IMAGES; the server runs it before create), create, attach, list (the computer appears); exec: exit 0, a non-zero exit code,
 // stdout and stderr bytes intact, timed_out, output_limit_exceeded, stdin (VC_CAP_EXEC_STDIN),
 // cancel of a running command; restart (VC_CAP_RESTART; a file survives it when
 // VC_CAP_PERSISTENT); factory_reset (VC_CAP_FACTORY_RESET; a file is gone after it); remove
@@ -42,6 +42,10 @@ class ConformanceScript {
   // [loop-thread] Runs every step; `done` runs on the loop once the last check is recorded.
   void start(std::function<void()> done);
 
+  // [loop-thread] Ctrl-C: cancels the running op and skips what is left, except the removal
+  // of the scratch computer (and its checks), which still runs.
+  void interrupt(const std::string& why);
+
  private:
   using Step = void (ConformanceScript::*)();
   using ExecDone = std::function<void(const ProbeResult&, const Expected<computers::ExecCompletion>&)>;
@@ -51,9 +55,13 @@ class ConformanceScript {
   bool declared(vc_caps capability) const;
   // Records `name` as skipped and moves on when an earlier step made it impossible.
   bool skipped_after_abort(const char* name);
+  // probe_.run, keeping the handle for interrupt().
+  CancelHandle run_op(backend_proxy::Operation op, const Json& request, ProbeOptions options,
+                      std::function<void(ProbeResult)> done);
   void exec(const std::string& command, ProbeOptions options, uint64_t timeout_ms, ExecDone done);
 
   void step_validate();
+  void step_ensure_image();
   void step_create();
   void step_attach();
   void step_list();
@@ -84,6 +92,7 @@ class ConformanceScript {
   bool create_attempted_ = false;
   bool removed_ = false;
   std::function<void()> done_;
+  CancelHandle running_;  // the op started last
 };
 
 }  // namespace vc::operator_cli

@@ -19,6 +19,7 @@
 #include "operator/validate_plugin_arguments.h"
 #include "server/logging_setup.h"
 #include "server/server_parts.h"
+#include "server/signal_watcher.h"
 
 namespace vc::operator_cli {
 namespace {
@@ -61,7 +62,12 @@ void run_conformance(const std::shared_ptr<plugins::PluginModule>& module,
       settings.computer_id = scratch_computer_id();
       settings.op_timeout_ms = static_cast<uint64_t>(arguments.op_timeout_s) * 1000;
       auto script = std::make_unique<ConformanceScript>(&loop, backend, log, settings, report);
-      script->start([&report, backend]() {
+      // Ctrl-C still removes the scratch computer before the command exits.
+      server::SignalWatcher signals(&loop, [&script](int signal_number) {
+        script->interrupt("interrupted by signal " + std::to_string(signal_number));
+      });
+      script->start([&report, backend, &signals]() {
+        signals.close([] {});
         const size_t owed = backend->pending_ops();
         if (owed == 0) {
           report.pass("instance.shutdown", "no op pending; the instance is destroyed");

@@ -84,8 +84,8 @@ TEST_P(OwnPluginTest, PassesEveryCheck) {
 INSTANTIATE_TEST_SUITE_P(Sdk, OwnPluginTest,
                          ::testing::Values("vc-backend-example.so", "vc-backend-template.so",
                                            "vc-backend-minimal-c.so"),
-                         [](const auto& info) {
-                           std::string name = info.param;
+                         [](const auto& param_info) {
+                           std::string name = param_info.param;
                            name = name.substr(11, name.size() - 14);  // vc-backend-X.so -> X
                            for (char& c : name) c = c == '-' ? '_' : c;
                            return name;
@@ -213,7 +213,9 @@ TEST(ValidatePluginTest, AMissingFileFailsTheFileCheck) {
 TEST(ValidatePluginTest, UsageErrorsExitTwo) {
   EXPECT_EQ(validate({}).code(), 2);
   const std::string file = plugin("vc-backend-minimal-c.so");
-  if (std::filesystem::exists(file)) EXPECT_EQ(validate({file, "--op-timeout", "0"}).code(), 2);
+  if (std::filesystem::exists(file)) {
+    EXPECT_EQ(validate({file, "--op-timeout", "0"}).code(), 2);
+  }
 }
 
 TEST(ValidatePluginTest, HelpDescribesTheCommand) {
