@@ -55,6 +55,7 @@ struct HostOptions {
   CLI::Option* state_dir = nullptr;
   CLI::App* plugins_command = nullptr;
   CLI::App* computers_command = nullptr;
+  CLI::App* validate_plugin_command = nullptr;  // listed for --help; main runs it when first
   std::vector<std::pair<CLI::App*, ComputersAction>> computers_actions;
 };
 
@@ -189,6 +190,14 @@ HostOptions add_host_options(CLI::App& app, HostOptionValues& v, ComputersComman
       "plugins", "List the backend plugins on the search path (and the files skipped), then exit");
   handles.plugins_command->fallthrough();  // `plugins --plugin-dir D` means the host option
   add_computers_command(app, handles, computers);
+  // main hands `validate-plugin` at argv[1] to the operator room before this parser runs (it
+  // loads the plugin file it names, not --backend). Registered here so that --help lists it
+  // and so that a misplaced one is a usage error rather than a server start.
+  handles.validate_plugin_command = app.add_subcommand(
+      kValidatePluginCommand,
+      "Check a backend plugin file against the ABI: validate-plugin FILE.so [options]; must be "
+      "the first argument (validate-plugin --help)");
+  handles.validate_plugin_command->prefix_command();
   return handles;
 }
 
@@ -344,6 +353,12 @@ ParseOutcome parse_command_line(int argc, const char* const* argv,
     return {std::nullopt, 2};
   }
 
+  if (handles.validate_plugin_command->parsed()) {
+    err << kProgramName << ": error: " << kValidatePluginCommand
+        << " must be the first argument: " << kProgramName << " " << kValidatePluginCommand
+        << " FILE.so [options]" << std::endl;
+    return {std::nullopt, 2};
+  }
   if (handles.plugins_command->parsed()) {
     CommandLine command_line;
     command_line.command = Command::list_plugins;

@@ -25,6 +25,8 @@
 namespace vc::cli {
 
 inline constexpr const char* kProgramName = "mcp-virtual-computer";
+// The subcommand main runs before this command line is parsed (operator/validate_plugin_command.h).
+inline constexpr const char* kValidatePluginCommand = "validate-plugin";
 
 struct Prescan {
   std::string backend = "docker";

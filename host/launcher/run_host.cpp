@@ -4,11 +4,13 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <spdlog/spdlog.h>
 
 #include "cli/command_line.h"
 #include "operator/computers_command.h"
+#include "operator/validate_plugin_command.h"
 #include "plugins/plugin_discovery.h"
 #include "plugins/plugin_search.h"
 #include "server/fatal_signal.h"
@@ -56,6 +58,10 @@ void prepare_process() {
 int run_mcp_virtual_computer(int argc, char** argv, const server::ServerExtension* extension) {
   prepare_process();
 
+  // validate-plugin names its plugin file itself and has a command line of its own.
+  if (argc >= 2 && std::string_view(argv[1]) == cli::kValidatePluginCommand) {
+    return operator_cli::run_validate_plugin_command(argc, argv);
+  }
   const cli::Prescan prescan = cli::prescan_command_line(argc, argv);
   LoadedPlugin plugin = load_backend(prescan);
   if (!plugin.module && prescan.readable && !prescan.plugins_command && !prescan.help_requested) {

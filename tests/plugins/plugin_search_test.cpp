@@ -65,7 +65,7 @@ TEST(PluginSearchPath, WithoutTheEnvironmentVariable) {
 TEST(PluginDiscovery, ListsLoadablePluginsAndWhyTheOthersWereSkipped) {
   const Discovery discovery = discover_plugins({test_backend_dir()});
   EXPECT_EQ(plugin_names(discovery),
-            (std::vector<std::string>{"conformance", "factory-fails", "misbehaving"}));
+            (std::vector<std::string>{"conformance", "factory-fails", "flawed", "misbehaving"}));
   ASSERT_EQ(discovery.searched.size(), 1u);
   EXPECT_TRUE(discovery.searched[0].exists);
 

@@ -1,0 +1,581 @@
+// conformance_script.cpp — see conformance_script.h. Each step starts one operation (or a
+// short sequence) and calls next() from its completion, so the steps run strictly in order.
+#include "operator/conformance_script.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "common/uv_handles.h"
+#include "computers/computer_settings.h"
+#include "computers/operation_documents.h"
+#include "operator/conformance_expectations.h"
+
+namespace vc::operator_cli {
+namespace {
+
+using backend_proxy::Operation;
+using computers::ExecOutcome;
+
+constexpr const char* kNotDeclared = "skipped (not declared)";
+// The timeout the timed_out check gives its command.
+constexpr uint64_t kShortTimeoutMs = 1000;
+// The output limit of the output_limit_exceeded check.
+constexpr uint64_t kSmallOutputLimit = 4096;
+// How long the cancel check lets the command run before cancelling it, and how long the
+// plugin then has to complete the op ("promptly").
+constexpr uint64_t kCancelAfterMs = 500;
+constexpr uint64_t kCancelGraceMs = 10000;
+
+// Bytes that survive no text conversion: a control character and an invalid UTF-8 byte.
+constexpr std::string_view kStdoutBytes = "vc-out:\x01\xff:end\n";
+constexpr std::string_view kStderrBytes = "vc-err:\x02\xfe:end\n";
+constexpr std::string_view kStdinBytes = "vc-in:\x03\xfd:end\n";
+// printf(1) commands that write kStdoutBytes and kStderrBytes.
+constexpr const char* kStreamsCommand =
+    "printf 'vc-out:\\001\\377:end\\n'; printf 'vc-err:\\002\\376:end\\n' >&2";
+
+constexpr OpRequirement kRequired(const char* op) { return OpRequirement{op, 0, nullptr}; }
+
+std::string failure_text(const Failure& failure) { return failure.message; }
+
+}  // namespace
+
+ConformanceScript::ConformanceScript(uv_loop_t* loop,
+                                     std::shared_ptr<backend_proxy::Backend> backend,
+                                     std::shared_ptr<MisbehaviourLog> log, ScriptSettings settings,
+                                     PluginCheckReport& report)
+    : loop_(loop),
+      backend_(std::move(backend)),
+      log_(std::move(log)),
+      settings_(std::move(settings)),
+      report_(report),
+      probe_(loop_, backend_, log_, settings_.op_timeout_ms),
+      caps_(backend_->info().capabilities) {
+  steps_ = {&ConformanceScript::step_validate,        &ConformanceScript::step_ensure_image,
+            &ConformanceScript::step_create,
+            &ConformanceScript::step_attach,          &ConformanceScript::step_list,
+            &ConformanceScript::step_exec_exit_zero,  &ConformanceScript::step_exec_exit_code,
+            &ConformanceScript::step_exec_streams,    &ConformanceScript::step_exec_timeout,
+            &ConformanceScript::step_exec_output_limit, &ConformanceScript::step_exec_stdin,
+            &ConformanceScript::step_exec_cancel,     &ConformanceScript::step_restart,
+            &ConformanceScript::step_factory_reset,   &ConformanceScript::step_remove,
+            &ConformanceScript::step_list_after_remove, &ConformanceScript::step_remove_again,
+            &ConformanceScript::step_contract};
+}
+
+void ConformanceScript::start(std::function<void()> done) {
+  done_ = std::move(done);
+  next();
+}
+
+void ConformanceScript::interrupt(const std::string& why) {
+  if (!aborted_) aborted_ = why;
+  if (running_) running_->cancel();
+}
+
+CancelHandle ConformanceScript::run_op(Operation op, const Json& request, ProbeOptions options,
+                                       std::function<void(ProbeResult)> done) {
+  running_ = probe_.run(op, request, std::move(options), std::move(done));
+  return running_;
+}
+
+void ConformanceScript::next() {
+  if (next_step_ >= steps_.size()) {
+    if (done_) std::exchange(done_, nullptr)();
+    return;
+  }
+  const Step step = steps_[next_step_++];
+  (this->*step)();
+}
+
+void ConformanceScript::after(uint64_t ms, std::function<void()> fn) {
+  auto* timer = new uv_timer_t;
+  uv_timer_init(loop_, timer);
+  timer->data = new std::function<void()>(std::move(fn));
+  uv_timer_start(
+      timer,
+      [](uv_timer_t* fired) {
+        auto* owned = static_cast<std::function<void()>*>(fired->data);
+        std::function<void()> run = std::move(*owned);
+        delete owned;
+        close_and_delete(fired);
+        run();
+      },
+      ms, 0);
+}
+
+bool ConformanceScript::declared(vc_caps capability) const { return (caps_ & capability) != 0; }
+
+bool ConformanceScript::skipped_after_abort(const char* name) {
+  if (!aborted_) return false;
+  report_.skip(name, "skipped: " + *aborted_);
+  next();
+  return true;
+}
+
+void ConformanceScript::exec(const std::string& command, ProbeOptions options,
+                             uint64_t timeout_ms, ExecDone done) {
+  Json request{{"computer_id", settings_.computer_id},
+               {"command", command},
+               {"shell", settings_.shell},
+               {"timeout_ms", timeout_ms},
+               {"output_limit", options.output_limit}};
+  run_op(Operation::exec, request, std::move(options),
+             [done = std::move(done)](ProbeResult probe) {
+               const auto completion = exec_completion(probe);
+               done(probe, completion);
+             });
+}
+
+void ConformanceScript::step_validate() {
+  run_op(Operation::validate, Json::object(), {}, [this](ProbeResult probe) {
+    if (auto problem = op_problem(probe, kRequired("validate"))) {
+      report_.fail("op.validate", *problem);
+      aborted_ = "validate failed";
+    } else {
+      const Json& result = probe.result.value();
+      auto engine = result.find("engine");
+      if (engine == result.end() || !engine->is_string()) {
+        report_.fail("op.validate", "the result has no \"engine\" string");
+      } else {
+        report_.pass("op.validate", "engine " + engine->get<std::string>());
+      }
+    }
+    next();
+  });
+}
+
+// Only with VC_CAP_IMAGES: without it the server does not need it to do anything.
+void ConformanceScript::step_ensure_image() {
+  if (skipped_after_abort("op.ensure_image")) return;
+  if (!declared(VC_CAP_IMAGES)) {
+    report_.skip("op.ensure_image", kNotDeclared);
+    return next();
+  }
+  run_op(Operation::ensure_image, Json::object(), {}, [this](ProbeResult probe) {
+    if (auto problem = op_problem(probe, {"ensure_image", VC_CAP_IMAGES, "VC_CAP_IMAGES"})) {
+      report_.fail("op.ensure_image", *problem);
+      aborted_ = "ensure_image failed";
+      return next();
+    }
+    const Json& result = probe.result.value();
+    const Json image = result.value("image", Json());
+    const Json action = result.value("action", Json());
+    if (!image.is_string() || !action.is_string() ||
+        (action != "present" && action != "pulled" && action != "built")) {
+      report_.fail("op.ensure_image",
+                   "the result needs an \"image\" string and an \"action\" of present, pulled "
+                   "or built; got " + result.dump());
+    } else {
+      report_.pass("op.ensure_image",
+                   image.get<std::string>() + " " + action.get<std::string>());
+    }
+    next();
+  });
+}
+
+void ConformanceScript::step_create() {
+  if (skipped_after_abort("op.create")) return;
+  computers::ComputerSettings computer;
+  computer.computer_id = settings_.computer_id;
+  computer.shell = settings_.shell;
+  create_attempted_ = true;
+  run_op(Operation::create, computers::create_request(computer), {},
+             [this](ProbeResult probe) {
+               if (auto problem = op_problem(probe, kRequired("create"))) {
+                 report_.fail("op.create", *problem);
+                 aborted_ = "create failed";
+               } else if (auto info = computer_info_for(probe, settings_.computer_id); !info) {
+                 report_.fail("op.create", failure_text(info.failure()));
+               } else {
+                 report_.pass("op.create", "computer " + settings_.computer_id + " (sandbox " +
+                                               info.value().sandbox_id + ")");
+               }
+               next();
+             });
+}
+
+void ConformanceScript::step_attach() {
+  if (skipped_after_abort("op.attach")) return;
+  computers::ComputerSettings computer;
+  computer.computer_id = settings_.computer_id;
+  computer.shell = settings_.shell;
+  run_op(Operation::attach, computers::attach_request(computer), {},
+             [this](ProbeResult probe) {
+               if (auto problem = op_problem(probe, kRequired("attach"))) {
+                 report_.fail("op.attach", *problem);
+               } else if (auto info = computer_info_for(probe, settings_.computer_id); !info) {
+                 report_.fail("op.attach", failure_text(info.failure()));
+               } else {
+                 report_.pass("op.attach");
+               }
+               next();
+             });
+}
+
+void ConformanceScript::step_list() {
+  if (skipped_after_abort("op.list")) return;
+  run_op(Operation::list, Json::object(), {}, [this](ProbeResult probe) {
+    if (auto problem = op_problem(probe, kRequired("list"))) {
+      report_.fail("op.list", *problem);
+    } else if (auto found = listing_contains(probe, settings_.computer_id); !found) {
+      report_.fail("op.list", failure_text(found.failure()));
+    } else if (!found.value()) {
+      report_.fail("op.list", "the new computer " + settings_.computer_id + " is not listed");
+    } else {
+      report_.pass("op.list", "the new computer is listed");
+    }
+    next();
+  });
+}
+
+void ConformanceScript::step_exec_exit_zero() {
+  if (skipped_after_abort("exec.exit-zero")) return;
+  exec("exit 0", {}, settings_.op_timeout_ms, [this](const ProbeResult&, const auto& completion) {
+    if (!completion) {
+      report_.fail("exec.exit-zero", failure_text(completion.failure()));
+    } else if (completion.value().outcome != ExecOutcome::exited ||
+               completion.value().exit_code != 0) {
+      report_.fail("exec.exit-zero", std::string("`exit 0` gave outcome ") +
+                                         exec_outcome_name(completion.value().outcome) +
+                                         ", exit code " +
+                                         std::to_string(completion.value().exit_code));
+    } else {
+      report_.pass("exec.exit-zero");
+    }
+    next();
+  });
+}
+
+void ConformanceScript::step_exec_exit_code() {
+  if (skipped_after_abort("exec.exit-code")) return;
+  exec("exit 3", {}, settings_.op_timeout_ms, [this](const ProbeResult&, const auto& completion) {
+    if (!completion) {
+      report_.fail("exec.exit-code", failure_text(completion.failure()));
+    } else if (completion.value().outcome != ExecOutcome::exited ||
+               completion.value().exit_code != 3) {
+      report_.fail("exec.exit-code", std::string("`exit 3` gave outcome ") +
+                                         exec_outcome_name(completion.value().outcome) +
+                                         ", exit code " +
+                                         std::to_string(completion.value().exit_code) +
+                                         " (expected exited, 3)");
+    } else {
+      report_.pass("exec.exit-code", "exit code 3");
+    }
+    next();
+  });
+}
+
+// One command writes known bytes to both streams. A plugin that joins stderr to stdout (one
+// pipe for both) passes with a note: the ABI does not promise two streams.
+void ConformanceScript::step_exec_streams() {
+  if (aborted_) {
+    report_.skip("exec.stdout", "skipped: " + *aborted_);
+    skipped_after_abort("exec.stderr");
+    return;
+  }
+  exec(kStreamsCommand, {}, settings_.op_timeout_ms,
+       [this](const ProbeResult& probe, const auto& completion) {
+         if (!completion) {
+           report_.fail("exec.stdout", failure_text(completion.failure()));
+           report_.fail("exec.stderr", failure_text(completion.failure()));
+           return next();
+         }
+         const std::string merged = std::string(kStdoutBytes) + std::string(kStderrBytes);
+         const bool joined = probe.err.empty() && probe.out == merged;
+         if (probe.out == kStdoutBytes || joined) {
+           report_.pass("exec.stdout", "bytes intact");
+         } else {
+           report_.fail("exec.stdout", "expected " + visible_bytes(kStdoutBytes) + ", got " +
+                                           visible_bytes(probe.out));
+         }
+         if (probe.err == kStderrBytes) {
+           report_.pass("exec.stderr", "bytes intact");
+         } else if (joined) {
+           report_.pass("exec.stderr", "bytes intact, joined to stdout (one output stream)");
+         } else {
+           report_.fail("exec.stderr", "expected " + visible_bytes(kStderrBytes) + ", got " +
+                                           visible_bytes(probe.err));
+         }
+         next();
+       });
+}
+
+void ConformanceScript::step_exec_timeout() {
+  if (skipped_after_abort("exec.timeout")) return;
+  exec("sleep 60", {}, kShortTimeoutMs, [this](const ProbeResult& probe, const auto& completion) {
+    if (!completion) {
+      report_.fail("exec.timeout", failure_text(completion.failure()));
+    } else if (completion.value().outcome != ExecOutcome::timed_out) {
+      report_.fail("exec.timeout", std::string("`sleep 60` with timeout_ms 1000 gave outcome ") +
+                                       exec_outcome_name(completion.value().outcome) +
+                                       " (expected timed_out)");
+    } else {
+      report_.pass("exec.timeout", "timed_out after " + std::to_string(probe.elapsed_ms) + " ms");
+    }
+    next();
+  });
+}
+
+void ConformanceScript::step_exec_output_limit() {
+  if (skipped_after_abort("exec.output-limit")) return;
+  ProbeOptions options;
+  options.output_limit = kSmallOutputLimit;
+  // Endless output: only the limit ends it (or, when the plugin ignores it, the timeout).
+  exec("while :; do echo 0123456789abcdef0123456789abcdef; done", options,
+       settings_.op_timeout_ms / 2, [this](const ProbeResult& probe, const auto& completion) {
+         const size_t delivered = probe.out.size() + probe.err.size();
+         if (!completion) {
+           report_.fail("exec.output-limit", failure_text(completion.failure()));
+         } else if (completion.value().outcome != ExecOutcome::output_limit_exceeded) {
+           report_.fail("exec.output-limit",
+                        std::string("endless output with output_limit 4096 gave outcome ") +
+                            exec_outcome_name(completion.value().outcome) +
+                            " (expected output_limit_exceeded)");
+         } else if (delivered > kSmallOutputLimit) {
+           report_.fail("exec.output-limit", std::to_string(delivered) +
+                                                 " bytes delivered past the 4096-byte limit");
+         } else {
+           report_.pass("exec.output-limit", "output_limit_exceeded after " +
+                                                 std::to_string(delivered) + " bytes");
+         }
+         next();
+       });
+}
+
+void ConformanceScript::step_exec_stdin() {
+  if (skipped_after_abort("exec.stdin")) return;
+  if (!declared(VC_CAP_EXEC_STDIN)) {
+    report_.skip("exec.stdin", kNotDeclared);
+    return next();
+  }
+  ProbeOptions options;
+  options.stdin_bytes = std::string(kStdinBytes);
+  exec("cat", options, settings_.op_timeout_ms,
+       [this](const ProbeResult& probe, const auto& completion) {
+         if (!completion) {
+           report_.fail("exec.stdin", failure_text(completion.failure()));
+         } else if (probe.out != kStdinBytes || completion.value().exit_code != 0) {
+           report_.fail("exec.stdin", "`cat` given " + visible_bytes(kStdinBytes) +
+                                          " printed " + visible_bytes(probe.out) + ", exit code " +
+                                          std::to_string(completion.value().exit_code));
+         } else {
+           report_.pass("exec.stdin", "bytes intact");
+         }
+         next();
+       });
+}
+
+// The command would run for a minute; cancelled after half a second it must complete, once,
+// within the grace period, as VC_E_CANCELLED.
+void ConformanceScript::step_exec_cancel() {
+  if (skipped_after_abort("exec.cancel")) return;
+  ProbeOptions options;
+  options.deadline_ms = kCancelAfterMs + std::min(kCancelGraceMs, settings_.op_timeout_ms);
+  auto cancel_at = std::make_shared<uint64_t>(0);
+  Json request{{"computer_id", settings_.computer_id},
+               {"command", "sleep 60"},
+               {"shell", settings_.shell},
+               {"timeout_ms", 120000},
+               {"output_limit", 0}};
+  CancelHandle handle = run_op(
+      Operation::exec, request, std::move(options), [this, cancel_at](ProbeResult probe) {
+        const uint64_t grace = std::min(kCancelGraceMs, settings_.op_timeout_ms);
+        if (!probe.completed) {
+          report_.fail("exec.cancel", "a cancelled exec did not complete within " +
+                                          std::to_string(grace / 1000) + " s of the cancel");
+        } else if (!probe.misbehaviours.empty()) {
+          report_.fail("exec.cancel", *op_problem(probe, kRequired("exec")));
+        } else if (probe.result) {
+          report_.fail("exec.cancel", "completed with a result instead of VC_E_CANCELLED (the "
+                                      "command was not stopped)");
+        } else if (probe.result.failure().status != VC_E_CANCELLED) {
+          report_.fail("exec.cancel", "completed with " + *op_problem(probe, kRequired("exec")) +
+                                          " instead of VC_E_CANCELLED");
+        } else {
+          report_.pass("exec.cancel", "cancelled " +
+                                          std::to_string(probe.elapsed_ms - *cancel_at) +
+                                          " ms after the request");
+        }
+        next();
+      });
+  after(kCancelAfterMs, [handle, cancel_at]() {
+    *cancel_at = kCancelAfterMs;
+    handle->cancel();
+  });
+}
+
+void ConformanceScript::step_restart() {
+  if (skipped_after_abort("op.restart")) return;
+  if (!declared(VC_CAP_RESTART)) {
+    report_.skip("op.restart", kNotDeclared);
+    report_.skip("restart.keeps-files", kNotDeclared);
+    return next();
+  }
+  exec("echo kept > vc-validate-restart", {}, settings_.op_timeout_ms,
+       [this](const ProbeResult&, const auto& written) {
+         const bool marker = written && written.value().exit_code == 0;
+         run_op(
+             Operation::restart, Json{{"computer_id", settings_.computer_id}}, {},
+             [this, marker](ProbeResult probe) {
+               if (auto problem = op_problem(probe, {"restart", VC_CAP_RESTART, "VC_CAP_RESTART"})) {
+                 report_.fail("op.restart", *problem);
+                 report_.skip("restart.keeps-files", "skipped: restart failed");
+                 return next();
+               }
+               if (auto info = computer_info_for(probe, settings_.computer_id); !info) {
+                 report_.fail("op.restart", failure_text(info.failure()));
+               } else {
+                 report_.pass("op.restart");
+               }
+               if (!declared(VC_CAP_PERSISTENT)) {
+                 report_.skip("restart.keeps-files", "skipped (not PERSISTENT)");
+                 return next();
+               }
+               if (!marker) {
+                 report_.fail("restart.keeps-files", "could not write a file before restart");
+                 return next();
+               }
+               exec("cat vc-validate-restart", {}, settings_.op_timeout_ms,
+                    [this](const ProbeResult& read, const auto& completion) {
+                      if (completion && completion.value().exit_code == 0 && read.out == "kept\n") {
+                        report_.pass("restart.keeps-files");
+                      } else {
+                        report_.fail("restart.keeps-files",
+                                     "a file written before restart is gone after it (the "
+                                     "descriptor declares VC_CAP_PERSISTENT)");
+                      }
+                      next();
+                    });
+             });
+       });
+}
+
+void ConformanceScript::step_factory_reset() {
+  if (skipped_after_abort("op.factory_reset")) return;
+  if (!declared(VC_CAP_FACTORY_RESET)) {
+    report_.skip("op.factory_reset", kNotDeclared);
+    report_.skip("factory_reset.clears-files", kNotDeclared);
+    return next();
+  }
+  exec("echo old > vc-validate-reset", {}, settings_.op_timeout_ms,
+       [this](const ProbeResult&, const auto& written) {
+         const bool marker = written && written.value().exit_code == 0;
+         run_op(
+             Operation::factory_reset, Json{{"computer_id", settings_.computer_id}}, {},
+             [this, marker](ProbeResult probe) {
+               if (auto problem = op_problem(
+                       probe, {"factory_reset", VC_CAP_FACTORY_RESET, "VC_CAP_FACTORY_RESET"})) {
+                 report_.fail("op.factory_reset", *problem);
+                 report_.skip("factory_reset.clears-files", "skipped: factory_reset failed");
+                 return next();
+               }
+               if (auto info = computer_info_for(probe, settings_.computer_id); !info) {
+                 report_.fail("op.factory_reset", failure_text(info.failure()));
+               } else {
+                 report_.pass("op.factory_reset");
+               }
+               if (!marker) {
+                 report_.fail("factory_reset.clears-files",
+                              "could not write a file before factory_reset");
+                 return next();
+               }
+               exec("test -e vc-validate-reset", {}, settings_.op_timeout_ms,
+                    [this](const ProbeResult&, const auto& completion) {
+                      if (!completion) {
+                        report_.fail("factory_reset.clears-files",
+                                     failure_text(completion.failure()));
+                      } else if (completion.value().exit_code == 0) {
+                        report_.fail("factory_reset.clears-files",
+                                     "a file written before factory_reset is still there");
+                      } else {
+                        report_.pass("factory_reset.clears-files");
+                      }
+                      next();
+                    });
+             });
+       });
+}
+
+// Runs even after a failed create: whatever it left behind goes.
+void ConformanceScript::step_remove() {
+  if (!create_attempted_) {
+    report_.skip("op.remove", "skipped: " + aborted_.value_or("no computer was created"));
+    return next();
+  }
+  run_op(Operation::remove, Json{{"computer_id", settings_.computer_id}}, {},
+             [this](ProbeResult probe) {
+               if (auto problem = op_problem(probe, kRequired("remove"))) {
+                 report_.fail("op.remove", *problem);
+                 return next();
+               }
+               removed_ = true;
+               const Json& result = probe.result.value();
+               auto removed = result.find("removed");
+               if (removed == result.end() || !removed->is_boolean()) {
+                 report_.fail("op.remove", "the result has no \"removed\" boolean");
+               } else if (!aborted_ && !removed->get<bool>()) {
+                 report_.fail("op.remove", "removed=false for a computer that existed");
+               } else {
+                 report_.pass("op.remove");
+               }
+               next();
+             });
+}
+
+void ConformanceScript::step_list_after_remove() {
+  if (!removed_) {
+    report_.skip("list.after-remove", "skipped: remove did not run or failed");
+    return next();
+  }
+  run_op(Operation::list, Json::object(), {}, [this](ProbeResult probe) {
+    if (auto problem = op_problem(probe, kRequired("list"))) {
+      report_.fail("list.after-remove", *problem);
+    } else if (auto found = listing_contains(probe, settings_.computer_id); !found) {
+      report_.fail("list.after-remove", failure_text(found.failure()));
+    } else if (found.value()) {
+      report_.fail("list.after-remove", "the removed computer is still listed");
+    } else {
+      report_.pass("list.after-remove", "the computer is gone");
+    }
+    next();
+  });
+}
+
+void ConformanceScript::step_remove_again() {
+  if (!removed_) {
+    report_.skip("remove.idempotent", "skipped: remove did not run or failed");
+    return next();
+  }
+  run_op(Operation::remove, Json{{"computer_id", settings_.computer_id}}, {},
+             [this](ProbeResult probe) {
+               if (auto problem = op_problem(probe, kRequired("remove"))) {
+                 report_.fail("remove.idempotent", *problem + " (remove must be idempotent)");
+               } else if (probe.result.value().value("removed", true) != false) {
+                 report_.fail("remove.idempotent",
+                              "a second remove did not answer removed=false");
+               } else {
+                 report_.pass("remove.idempotent");
+               }
+               next();
+             });
+}
+
+// Violations the per-op checks could not see: a late second completion or emit that arrived
+// after its op's settling pause. Waits one more pause for the stragglers.
+void ConformanceScript::step_contract() {
+  after(kSettleMs, [this]() {
+    const auto lines = log_->since(0);
+    if (lines.empty()) {
+      report_.pass("contract.exactly-once", "every op completed once; nothing emitted late");
+    } else {
+      std::string text;
+      for (const auto& line : lines) text += (text.empty() ? "" : "; ") + line;
+      report_.fail("contract.exactly-once", std::to_string(lines.size()) +
+                                                " violation(s): " + text);
+    }
+    next();
+  });
+}
+
+}  // namespace vc::operator_cli
