@@ -6,8 +6,9 @@
 #     project of their own with find_package(VcBackendSdk) and -Werror, the three commands of
 #     docs/plugin-authoring.md; the same for the C-only example (examples/minimal_c);
 #  3. checks each .so exports only vc_plugin_entry_v1, and pkg-config's view of the SDK;
-#  4. runs the installed host: `plugins --plugin-dir` must list the new plugin, and an MCP
-#     session over stdio with `--backend <the .so>` must run a command through it.
+#  4. runs the installed host: `plugins --plugin-dir` must list the new plugin, the template
+#     must pass `validate-plugin`, and an MCP session over stdio with `--backend <the .so>`
+#     must run a command through it.
 #
 # Usage: out_of_tree.sh --build-dir DIR --template-dir DIR --examples-dir DIR --cmake CMAKE
 #                       --c-compiler CC --cxx-compiler CXX [--config CONFIG] [--host-target NAME]
@@ -152,6 +153,18 @@ grep -q "org.mcp-virtual-computer.example" "$listing" || {
 grep -qF "$plugin" "$listing" || {
   cat "$listing" >&2
   fail "the listing does not show the plugin's path $plugin"
+}
+
+echo "== mcp-virtual-computer validate-plugin on the out-of-tree template"
+validation="$work/validate.txt"
+"$host" validate-plugin "$plugin" --computers-dir "$work/validate-computers" \
+  >"$validation" 2>&1 || {
+  cat "$validation" >&2
+  fail "the template built out of tree failed validate-plugin"
+}
+grep -q "the plugin passed validation" "$validation" || {
+  cat "$validation" >&2
+  fail "validate-plugin printed no verdict"
 }
 
 echo "== MCP session over stdio with --backend $plugin"
