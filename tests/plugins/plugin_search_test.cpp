@@ -198,8 +198,8 @@ TEST(FindAndLoadBackend, AnUnknownNameListsTheAvailableBackends) {
   ASSERT_FALSE(module.ok());
   EXPECT_EQ(module.failure().status, VC_E_NOT_FOUND);
   EXPECT_EQ(module.failure().message,
-            "No backend plugin named 'dockr'. Available backends: conformance, factory-fails, flawed, "
-            "misbehaving (searched: " +
+            "No backend plugin named 'dockr'. Available backends: conformance, factory-fails, "
+            "flawed, misbehaving (searched: " +
                 test_backend_dir().string() + ", " + scratch.path().string() + ").");
 }
 
