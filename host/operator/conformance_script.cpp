@@ -229,41 +229,32 @@ void ConformanceScript::step_list() {
   });
 }
 
-void ConformanceScript::step_exec_exit_zero() {
-  if (skipped_after_abort("exec.exit-zero")) return;
-  exec("exit 0", {}, settings_.op_timeout_ms, [this](const ProbeResult&, const auto& completion) {
-    if (!completion) {
-      report_.fail("exec.exit-zero", failure_text(completion.failure()));
-    } else if (completion.value().outcome != ExecOutcome::exited ||
-               completion.value().exit_code != 0) {
-      report_.fail("exec.exit-zero", std::string("`exit 0` gave outcome ") +
-                                         exec_outcome_name(completion.value().outcome) +
-                                         ", exit code " +
-                                         std::to_string(completion.value().exit_code));
-    } else {
-      report_.pass("exec.exit-zero");
-    }
-    next();
-  });
-}
+void ConformanceScript::step_exec_exit_zero() { check_exit_code("exec.exit-zero", 0, ""); }
 
 void ConformanceScript::step_exec_exit_code() {
-  if (skipped_after_abort("exec.exit-code")) return;
-  exec("exit 3", {}, settings_.op_timeout_ms, [this](const ProbeResult&, const auto& completion) {
-    if (!completion) {
-      report_.fail("exec.exit-code", failure_text(completion.failure()));
-    } else if (completion.value().outcome != ExecOutcome::exited ||
-               completion.value().exit_code != 3) {
-      report_.fail("exec.exit-code", std::string("`exit 3` gave outcome ") +
-                                         exec_outcome_name(completion.value().outcome) +
-                                         ", exit code " +
-                                         std::to_string(completion.value().exit_code) +
-                                         " (expected exited, 3)");
-    } else {
-      report_.pass("exec.exit-code", "exit code 3");
-    }
-    next();
-  });
+  check_exit_code("exec.exit-code", 3, "exit code 3");
+}
+
+// `exit <code>` must end as exited with that exit code.
+void ConformanceScript::check_exit_code(const char* check, int code, std::string pass_note) {
+  if (skipped_after_abort(check)) return;
+  const std::string command = "exit " + std::to_string(code);
+  exec(command, {}, settings_.op_timeout_ms,
+       [this, check, code, command, pass_note = std::move(pass_note)](const ProbeResult&,
+                                                                       const auto& completion) {
+         if (!completion) {
+           report_.fail(check, failure_text(completion.failure()));
+         } else if (completion.value().outcome != ExecOutcome::exited ||
+                    completion.value().exit_code != code) {
+           report_.fail(check, "`" + command + "` gave outcome " +
+                                   exec_outcome_name(completion.value().outcome) + ", exit code " +
+                                   std::to_string(completion.value().exit_code) +
+                                   " (expected exited, " + std::to_string(code) + ")");
+         } else {
+           report_.pass(check, pass_note);
+         }
+         next();
+       });
 }
 
 // One command writes known bytes to both streams. A plugin that joins stderr to stdout (one

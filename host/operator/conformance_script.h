@@ -67,6 +67,7 @@ class ConformanceScript {
   void step_list();
   void step_exec_exit_zero();
   void step_exec_exit_code();
+  void check_exit_code(const char* check, int code, std::string pass_note);
   void step_exec_streams();
   void step_exec_timeout();
   void step_exec_output_limit();
