@@ -48,7 +48,9 @@ struct OpCallbacks {
   // [loop-thread] Exactly once. On success the value is the result document.
   std::function<void(Expected<Json> result)> on_complete;
   // Combined stdout+stderr bytes after which emit() answers VC_NOTE_TRUNCATED; 0 = no limit.
-  // The first output_limit bytes are delivered to on_emit; bytes beyond them are dropped.
+  // The first output_limit bytes are delivered to on_emit; bytes beyond them are dropped, and
+  // an exec result that still says "exited" is reported as "output_limit_exceeded". This is
+  // the one place the limit is enforced: callers keep what on_emit gives them.
   uint64_t output_limit = 0;
 };
 

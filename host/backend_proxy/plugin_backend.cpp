@@ -13,6 +13,17 @@ namespace vc::backend_proxy {
 
 namespace {
 
+// The output limit is the host's, whatever the plugin reports: a command whose output was cut
+// exceeded it even when the plugin let it run to its end and says it exited.
+void report_cut_output(const OpRecord& record, Json& document) {
+  if (record.output_limit == 0 ||
+      record.output_bytes.load(std::memory_order_acquire) <= record.output_limit) {
+    return;
+  }
+  auto outcome = document.find("outcome");
+  if (outcome != document.end() && *outcome == "exited") *outcome = "output_limit_exceeded";
+}
+
 class OpCancelHandle final : public Cancellable {
  public:
   OpCancelHandle(std::weak_ptr<PluginBackend> backend, uint64_t op_id)
@@ -281,6 +292,7 @@ Expected<Json> PluginBackend::read_completion(const OpRecord& record, const Pump
       return Failure{VC_E_FAILED, backend_phrase() + " returned a result for " + name +
                                       " that is not a JSON object."};
     }
+    if (record.operation == Operation::exec) report_cut_output(record, document);
     return document;
   } catch (const std::exception& error) {
     return Failure{VC_E_FAILED, backend_phrase() + " returned invalid JSON for " + name + ": " +

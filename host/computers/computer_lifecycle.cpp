@@ -66,6 +66,26 @@ class OpChain : public Cancellable, public std::enable_shared_from_this<OpChain>
   bool cancelled_ = false;
 };
 
+// A handle for work done in steps (waiting for the computer, then changing it): cancelling it
+// cancels whichever step runs, and a step started after the cancel sees cancelled().
+class StepSequence : public Cancellable {
+ public:
+  void follow(CancelHandle step) {
+    current_ = std::move(step);
+    if (cancelled_ && current_) current_->cancel();
+  }
+  bool following() const { return current_ != nullptr; }
+  bool cancelled() const { return cancelled_; }
+  void cancel() override {
+    cancelled_ = true;
+    if (auto step = current_) step->cancel();
+  }
+
+ private:
+  CancelHandle current_;
+  bool cancelled_ = false;
+};
+
 Expected<ComputerInfo> info_for(const Expected<Json>& result, const std::string& computer_id) {
   if (!result.ok()) return result.failure();
   auto info = read_computer_info(result.value());
@@ -110,7 +130,7 @@ struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
   std::shared_ptr<backend_proxy::Backend> backend;
   ComputerSettings defaults;
   ComputerRegistry* registry = nullptr;
-  bool validated = false;
+  std::shared_ptr<BackendValidation> validation;
 
   std::shared_ptr<OpChain> chain() { return std::make_shared<OpChain>(backend); }
 
@@ -118,12 +138,12 @@ struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
   void validated_then(const std::shared_ptr<OpChain>& chain, std::function<void()> next,
                       std::function<void(Failure)> fail) {
     // Every `next` starts a backend op, so `done` still never runs before the call returns.
-    if (validated) return next();
+    if (validation->validated()) return next();
     chain->run(backend_proxy::Operation::validate, Json::object(),
                [self = shared_from_this(), next = std::move(next),
                 fail = std::move(fail)](Expected<Json> result) {
                  if (!result.ok()) return fail(result.failure());
-                 self->validated = true;
+                 self->validation->mark_validated();
                  next();
                });
   }
@@ -174,6 +194,8 @@ ComputerLifecycle::ComputerLifecycle(std::shared_ptr<backend_proxy::Backend> bac
   state_->backend = std::move(backend);
   state_->defaults = std::move(defaults);
   state_->registry = registry;
+  state_->validation = registry != nullptr ? registry->backend_validation()
+                                           : std::make_shared<BackendValidation>();
 }
 
 ComputerLifecycle::~ComputerLifecycle() = default;
@@ -297,6 +319,37 @@ CancelHandle ComputerLifecycle::set_desktop_environment(const std::string& compu
   request["enabled"] = enabled;
   return state_->validated_change(backend_proxy::Operation::set_desktop_environment, request,
                                   computer_id, std::move(done));
+}
+
+CancelHandle ComputerLifecycle::switch_server_computer(ComputerSwitch which, bool enabled,
+                                                       InfoDone done) {
+  auto steps = std::make_shared<StepSequence>();
+  if (state_->registry == nullptr) {
+    done(Failure{VC_E_INVALID_ARGUMENT, "This server has no computer of its own to switch."});
+    return steps;
+  }
+  auto state = state_;
+  auto shared_done = std::make_shared<InfoDone>(std::move(done));
+  // acquire() may answer before it returns; the switch it then starts is what a cancel stops.
+  auto waiting = state_->registry->acquire(
+      nullptr, [state, steps, which, enabled, shared_done](Expected<ComputerInfo> ready) {
+        if (!ready) return (*shared_done)(ready.failure());
+        if (steps->cancelled()) return (*shared_done)(cancelled_chain());
+        const std::string& id = state->registry->settings().computer_id;
+        Json request = computer_request(id);
+        request["enabled"] = enabled;
+        steps->follow(state->validated_change(which == ComputerSwitch::network_access
+                                                  ? backend_proxy::Operation::set_network_access
+                                                  : backend_proxy::Operation::set_desktop_environment,
+                                              request, id,
+                                              // Keeps the handle, which callers may hold weakly, alive
+                                              // while the switch runs.
+                                              [shared_done, steps](Expected<ComputerInfo> changed) {
+                                                (*shared_done)(std::move(changed));
+                                              }));
+      });
+  if (!steps->following()) steps->follow(std::move(waiting));
+  return steps;
 }
 
 CancelHandle ComputerLifecycle::remove(const std::string& computer_id,

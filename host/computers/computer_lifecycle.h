@@ -33,6 +33,9 @@ struct CreateSpec {
   bool desktop_environment = false;
 };
 
+// What switch_server_computer() turns on or off.
+enum class ComputerSwitch { network_access, desktop_environment };
+
 enum class OutputStream { stdout_stream, stderr_stream };
 using OutputFn = std::function<void(OutputStream stream, std::string_view bytes)>;
 
@@ -89,6 +92,14 @@ class ComputerLifecycle {
   // A computer made from a headless or custom image refuses "on" (its data left untouched).
   CancelHandle set_desktop_environment(const std::string& computer_id, bool enabled,
                                        std::function<void(Expected<ComputerInfo>)> done);
+
+  // The server's own computer (the registry's): acquires it — attaching to it or creating it
+  // first, as any tool call does — then turns its network access or its desktop on or off.
+  // VC_E_INVALID_ARGUMENT without a registry (the operator's `computers` command has none).
+  // Unlike the other members, `done` may run before this returns: when the registry refuses
+  // at once (the computer died, the server is shutting down) or there is no registry.
+  CancelHandle switch_server_computer(ComputerSwitch which, bool enabled,
+                                      std::function<void(Expected<ComputerInfo>)> done);
 
   // Runs a command on an existing computer (started first if it is stopped, its network and
   // desktop state kept), handing output to `output` as it arrives. request.output_limit 0

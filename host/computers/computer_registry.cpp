@@ -35,9 +35,12 @@ std::string short_identity(const ComputerInfo& computer) {
 class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
  public:
   RegistryCore(std::shared_ptr<backend_proxy::Backend> backend, ComputerSettings settings)
-      : backend_(std::move(backend)), settings_(std::move(settings)) {}
+      : backend_(std::move(backend)),
+        settings_(std::move(settings)),
+        validation_(std::make_shared<BackendValidation>()) {}
 
   const ComputerSettings& settings() const { return settings_; }
+  const std::shared_ptr<BackendValidation>& validation() const { return validation_; }
   const std::shared_ptr<backend_proxy::Backend>& backend() const { return backend_; }
   const std::optional<ComputerInfo>& computer() const { return computer_; }
 
@@ -65,7 +68,7 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
       return std::make_shared<AlreadyFinished>();
     }
     if (!acquisition_) {
-      acquisition_ = Acquisition::start(backend_, settings_, !backend_validated_, hooks());
+      acquisition_ = Acquisition::start(backend_, settings_, !validation_->validated(), hooks());
     }
     return acquisition_->join(std::move(progress), std::move(done));
   }
@@ -157,7 +160,7 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     std::weak_ptr<RegistryCore> weak = weak_from_this();
     Acquisition::Hooks hooks;
     hooks.validated = [weak] {
-      if (auto core = weak.lock()) core->backend_validated_ = true;
+      if (auto core = weak.lock()) core->validation_->mark_validated();
     };
     hooks.settled = [weak](const Expected<ComputerInfo>& outcome) {
       if (auto core = weak.lock()) core->settled(outcome);
@@ -218,7 +221,7 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
 
   std::shared_ptr<backend_proxy::Backend> backend_;
   ComputerSettings settings_;
-  bool backend_validated_ = false;
+  std::shared_ptr<BackendValidation> validation_;
   std::optional<ComputerInfo> computer_;
   std::shared_ptr<Acquisition> acquisition_;
   CancelHandle death_watch_;
@@ -380,6 +383,10 @@ void ComputerRegistry::set_computer_observer(std::function<void(const ComputerIn
 
 const std::shared_ptr<backend_proxy::Backend>& ComputerRegistry::backend() const {
   return state_->backend();
+}
+
+const std::shared_ptr<BackendValidation>& ComputerRegistry::backend_validation() const {
+  return state_->validation();
 }
 
 void ComputerRegistry::shutdown() { state_->shutdown(); }

@@ -24,6 +24,7 @@
 
 #include "common/cancellable.h"
 #include "common/failure.h"
+#include "computers/backend_validation.h"
 #include "computers/computer_settings.h"
 #include "computers/computer_types.h"
 
@@ -94,6 +95,10 @@ class ComputerRegistry {
   // [loop-thread] The backend the computer lives on, for operations that run on the acquired
   // computer (desktop actions).
   const std::shared_ptr<backend_proxy::Backend>& backend() const;
+
+  // [loop-thread] Whether the backend's engine was probed already; the lifecycle of this
+  // server shares it, so the engine is validated once per process.
+  const std::shared_ptr<BackendValidation>& backend_validation() const;
 
   // [loop-thread] Called once if the computer dies unexpectedly after acquisition.
   void set_death_handler(std::function<void(const std::string& message)> handler);

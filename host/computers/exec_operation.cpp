@@ -19,37 +19,21 @@
 namespace vc::computers {
 namespace {
 
-// Output of one command as it streams in. Shared by the emit and completion callbacks.
-// A limit of 0 means none, as for OpCallbacks::output_limit.
+// Output of one command as it streams in. Shared by the emit and completion callbacks. The
+// backend proxy already cut it at the output limit (OpCallbacks::output_limit) and reports a
+// cut command as output_limit_exceeded, so everything that arrives is kept.
 class OutputCollector {
  public:
-  explicit OutputCollector(uint64_t limit) : limit_(limit) {}
-
   void add(vc_stream stream, std::string_view bytes) {
-    std::string* target = buffer_for(stream);
-    if (target == nullptr) return;  // progress events mean nothing for a command
-    total_ += bytes.size();
-    if (limit_ != 0 && total_ > limit_) {
-      exceeded_ = true;
-      return;  // the result will say so; keeping the bytes would only cost memory
-    }
-    target->append(bytes);
+    if (stream == VC_STREAM_STDOUT) stdout_.append(bytes);
+    if (stream == VC_STREAM_STDERR) stderr_.append(bytes);
+    // Progress events mean nothing for a command.
   }
 
-  bool exceeded() const { return exceeded_; }
   std::string take_stdout() { return std::move(stdout_); }
   std::string take_stderr() { return std::move(stderr_); }
 
  private:
-  std::string* buffer_for(vc_stream stream) {
-    if (stream == VC_STREAM_STDOUT) return &stdout_;
-    if (stream == VC_STREAM_STDERR) return &stderr_;
-    return nullptr;
-  }
-
-  uint64_t limit_;
-  uint64_t total_ = 0;
-  bool exceeded_ = false;
   std::string stdout_;
   std::string stderr_;
 };
@@ -69,9 +53,6 @@ Expected<ExecResult> assemble_result(const Expected<Json>& document, OutputColle
   ExecResult result;
   result.exit_code = completion.value().exit_code;
   result.outcome = completion.value().outcome;
-  if (output.exceeded() && result.outcome == ExecOutcome::exited) {
-    result.outcome = ExecOutcome::output_limit_exceeded;
-  }
   result.duration_ms = completion.value().duration_ms.value_or(milliseconds_since(start));
   result.stdout_bytes = output.take_stdout();
   result.stderr_bytes = output.take_stderr();
@@ -125,7 +106,7 @@ void give_up(PendingExec& pending, int64_t timeout_s) {
 CancelHandle run_exec_operation(backend_proxy::Backend& backend, const ComputerInfo& computer,
                                 const std::string& shell, const ExecRequest& request,
                                 std::function<void(Expected<ExecResult>)> done) {
-  auto output = std::make_shared<OutputCollector>(request.output_limit);
+  auto output = std::make_shared<OutputCollector>();
   auto pending = std::make_shared<PendingExec>();
   pending->done = std::move(done);
   pending->backend_name = backend.info().name;

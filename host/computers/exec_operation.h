@@ -14,9 +14,9 @@ namespace vc::computers {
 // [loop-thread] Runs `request` on the computer `computer.computer_id` (`shell` wraps a
 // `command`). `done` runs exactly once, on a later loop turn, with the raw output bytes and the
 // outcome; `result.computer` is `computer`. Backend failures pass through unchanged (status and
-// the plugin's message). Output beyond request.output_limit is not kept, and a command that
-// produced more than the limit counts as output_limit_exceeded even if the backend raced it to
-// a normal exit. Cancelling kills the command.
+// the plugin's message). request.output_limit goes to the backend proxy, which cuts the output
+// there and reports a command cut short as output_limit_exceeded (OpCallbacks::output_limit);
+// what it delivers is kept whole. Cancelling kills the command.
 //
 // When the backend has not completed the exec by the command's timeout plus kExecGrace (counted
 // from when the backend can have started it, see exec_watchdog.h), the op is cancelled and

@@ -65,10 +65,10 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
   auto backend = start_backend(loop_, config_, std::move(module));
   if (!backend) return fail_startup(backend.failure().message);
   backend_ = std::move(backend).value();
-  auto description = build_tool_description(loop_, *backend_, config_);
+  registry_ = make_registry(backend_, config_);
+  auto description = build_tool_description(loop_, *registry_, config_);
   if (!description) return fail_startup(description.failure().message);
 
-  registry_ = make_registry(backend_, config_);
   lifecycle_ = make_lifecycle(backend_, config_, registry_.get());
   tools_ = tools::make_tool_catalog(
       {config_.lifecycle_tools, registry_.get(), lifecycle_.get(), description.value()});

@@ -4,7 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/state_directory.h"
-#include "server/tool_instructions.h"
+#include "computers/tool_instructions.h"
 #include "tools/app_bundle.h"
 #include "tools/app_resource.h"
 #include "tools/app_view_link.h"
@@ -22,9 +22,10 @@ Expected<std::shared_ptr<backend_proxy::Backend>> start_backend(
   return backend_proxy::Backend::create(loop, std::move(module), config.backend_options, state_dir);
 }
 
-Expected<std::string> build_tool_description(uv_loop_t* loop, backend_proxy::Backend& backend,
+Expected<std::string> build_tool_description(uv_loop_t* loop,
+                                             const computers::ComputerRegistry& registry,
                                              const cli::ServerConfig& config) {
-  auto instructions = fetch_tool_instructions(loop, backend, config.shell, config.default_timeout_s);
+  auto instructions = computers::fetch_tool_instructions(loop, registry);
   if (!instructions) {
     spdlog::warn("the backend gave no tool instructions: {}", instructions.failure().message);
   }

@@ -36,9 +36,10 @@ Expected<std::shared_ptr<backend_proxy::Backend>> start_backend(
     uv_loop_t* loop, const cli::ServerConfig& config,
     std::shared_ptr<plugins::PluginModule> module);
 
-// The terminal_execute description: the override, or the backend's tool instructions (asked
-// for now, running the loop until they arrive) plus the extension.
-Expected<std::string> build_tool_description(uv_loop_t* loop, backend_proxy::Backend& backend,
+// The terminal_execute description: the override, or the backend's tool instructions for the
+// registry's computer (asked for now, running the loop until they arrive) plus the extension.
+Expected<std::string> build_tool_description(uv_loop_t* loop,
+                                             const computers::ComputerRegistry& registry,
                                              const cli::ServerConfig& config);
 
 std::unique_ptr<computers::ComputerRegistry> make_registry(

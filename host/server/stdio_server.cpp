@@ -70,7 +70,8 @@ int StdioServer::serve(std::shared_ptr<plugins::PluginModule> module) {
   if (!backend) return fail_startup(backend.failure().message);
   backend_ = std::move(backend).value();
 
-  auto description = build_tool_description(loop_, *backend_, config_);
+  registry_ = make_registry(backend_, config_);
+  auto description = build_tool_description(loop_, *registry_, config_);
   if (!description) return fail_startup(description.failure().message);
   if (!start_protocol(description.value())) return 1;
 
@@ -82,7 +83,6 @@ int StdioServer::serve(std::shared_ptr<plugins::PluginModule> module) {
 }
 
 bool StdioServer::start_protocol(const std::string& tool_description) {
-  registry_ = make_registry(backend_, config_);
   lifecycle_ = make_lifecycle(backend_, config_, registry_.get());
   tools_ = tools::make_tool_catalog({config_.lifecycle_tools, registry_.get(), lifecycle_.get(), tool_description});
   catalog_ = add_extension_parts(loop_, extension_, tools_);

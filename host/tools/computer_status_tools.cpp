@@ -183,53 +183,34 @@ Json switch_output_schema(const char* changed_field, const char* changed_descrip
   return Json{{"type", "object"}, {"properties", properties}};
 }
 
-// A switch of the server's computer: acquire it (creating it if needed), then change it
-// through the lifecycle. Network access and the desktop share this shape.
+// A switch of the server's computer (created first if needed): network access or the desktop.
 class ComputerSwitchTool : public mcp::Tool {
  public:
-  enum class Change { network_access, desktop_environment };
-
-  ComputerSwitchTool(const CatalogContext& context, mcp::ToolDefinition definition, Change change)
+  ComputerSwitchTool(const CatalogContext& context, mcp::ToolDefinition definition,
+                     computers::ComputerSwitch which)
       : settings_(context.registry->settings()),
-        registry_(*context.registry),
         lifecycle_(*context.lifecycle),
         definition_(std::move(definition)),
-        change_(change) {}
+        which_(which) {}
 
   const mcp::ToolDefinition& definition() const override { return definition_; }
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     const bool enabled = call->arguments().at("enabled").get<bool>();
-    // Whichever step runs is what a cancellation stops; acquire() may answer before it returns.
-    auto current = std::make_shared<CancelHandle>();
-    call->on_cancel([current] {
-      if (*current) (*current)->cancel();
-    });
-    auto waiting = registry_.acquire(nullptr, [this, call, enabled,
-                                               current](Expected<ComputerInfo> ready) {
-      if (!ready) return call->finish(error_payload(ready.failure().message));
-      if (call->cancelled()) return;
-      std::function<void(Expected<ComputerInfo>)> finished =
-          [call, &settings = settings_](Expected<ComputerInfo> changed) {
-            if (!changed) return call->finish(error_payload(changed.failure().message));
-            call->finish(mcp::ToolResult::from_payload(switch_payload(settings, changed.value()),
-                                                       false));
-          };
-      *current = change_ == Change::network_access
-                     ? lifecycle_.set_network_access(settings_.computer_id, enabled,
-                                                     std::move(finished))
-                     : lifecycle_.set_desktop_environment(settings_.computer_id, enabled,
-                                                          std::move(finished));
-    });
-    if (!*current) *current = waiting;
+    auto running = lifecycle_.switch_server_computer(
+        which_, enabled, [call, &settings = settings_](Expected<ComputerInfo> changed) {
+          if (!changed) return call->finish(error_payload(changed.failure().message));
+          call->finish(
+              mcp::ToolResult::from_payload(switch_payload(settings, changed.value()), false));
+        });
+    cancel_with(call, running);
   }
 
  private:
   const computers::ComputerSettings& settings_;
-  computers::ComputerRegistry& registry_;
   computers::ComputerLifecycle& lifecycle_;
   mcp::ToolDefinition definition_;
-  Change change_;
+  computers::ComputerSwitch which_;
 };
 
 Json enabled_schema(const char* tool, const char* description) {
@@ -254,7 +235,7 @@ std::unique_ptr<mcp::Tool> make_set_network_access_tool(const CatalogContext& co
                                      "Whether the Docker computer may access the network."),
                       switch_output_schema("network_access", "The network state now in effect."),
                       switch_annotations(), app_only_meta()),
-      ComputerSwitchTool::Change::network_access);
+      computers::ComputerSwitch::network_access);
 }
 
 std::unique_ptr<mcp::Tool> make_set_desktop_environment_tool(const CatalogContext& context) {
@@ -266,7 +247,7 @@ std::unique_ptr<mcp::Tool> make_set_desktop_environment_tool(const CatalogContex
                                      "Use a real Xfce desktop instead of the virtual desktop."),
                       switch_output_schema("desktop_environment", "The desktop state now live."),
                       switch_annotations(), app_only_meta()),
-      ComputerSwitchTool::Change::desktop_environment);
+      computers::ComputerSwitch::desktop_environment);
 }
 
 }  // namespace

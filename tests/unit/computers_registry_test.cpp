@@ -324,7 +324,10 @@ TEST_F(RegistryTest, TimeoutAndOutputLimitOutcomesAreReported) {
   EXPECT_EQ(limited.value->value().outcome, ExecOutcome::output_limit_exceeded);
 }
 
-TEST_F(RegistryTest, OutputBeyondTheLimitCountsAsExceededEvenIfTheCommandExited) {
+// The backend proxy enforces the output limit (tests/plugins/exec_output_limit_test.cpp drives
+// it through a real plugin); the registry keeps whatever the backend delivers and reports the
+// backend's outcome, so the limit is never counted twice.
+TEST_F(RegistryTest, TheRegistryKeepsWhatTheBackendDeliversAndItsOutcome) {
   backend_->script(Operation::exec,
                    FakeReply::ok(exec_result(0), {{VC_STREAM_STDOUT, std::string(600, 'a')},
                                                   {VC_STREAM_STDERR, std::string(600, 'b')}}));
@@ -332,8 +335,9 @@ TEST_F(RegistryTest, OutputBeyondTheLimitCountsAsExceededEvenIfTheCommandExited)
   registry_->execute(shell_command("yes"), {}, outcome.callback());  // limit 1000
   run();
   ASSERT_TRUE(outcome.ok());
-  EXPECT_EQ(outcome.value->value().outcome, ExecOutcome::output_limit_exceeded);
-  EXPECT_EQ(outcome.value->value().stderr_bytes, "") << "bytes past the limit are not kept";
+  EXPECT_EQ(outcome.value->value().outcome, ExecOutcome::exited);
+  EXPECT_EQ(outcome.value->value().stdout_bytes, std::string(600, 'a'));
+  EXPECT_EQ(outcome.value->value().stderr_bytes, std::string(600, 'b'));
 }
 
 TEST_F(RegistryTest, AMalformedExecResultIsAFailure) {
@@ -691,6 +695,75 @@ TEST_F(LifecycleTest, CreateRefusesATakenIdAndValidatesOnlyOnce) {
   EXPECT_EQ(request["shell"], "/bin/sh");
   EXPECT_EQ(request["workspace_directory"], "/home/work");
   EXPECT_EQ(backend_->count(Operation::validate), 1U);
+}
+
+TEST_F(LifecycleTest, TheServerValidatesTheBackendOnceForTheRegistryAndTheLifecycle) {
+  acquire();
+  backend_->script(Operation::restart, FakeReply::ok(fake_computer_info()));
+  Outcome<ComputerInfo> restarted;
+  lifecycle_->restart(test_support::kFakeComputerId, restarted.callback());
+  run();
+  ASSERT_TRUE(restarted.ok());
+  EXPECT_EQ(backend_->count(Operation::validate), 1U);
+}
+
+TEST_F(LifecycleTest, SwitchingTheServersComputerAcquiresItFirstThenChangesIt) {
+  Json cut_off = fake_computer_info();
+  cut_off["network_access"] = false;
+  backend_->script(Operation::set_network_access, FakeReply::ok(cut_off));
+  Outcome<ComputerInfo> switched;
+  lifecycle_->switch_server_computer(ComputerSwitch::network_access, false, switched.callback());
+  run();
+  ASSERT_TRUE(switched.ok()) << switched.failure().message;
+  EXPECT_FALSE(switched.value->value().network_access);
+  EXPECT_EQ(backend_->count(Operation::create), 1U) << "the computer did not exist yet";
+  EXPECT_EQ(backend_->count(Operation::validate), 1U);
+  EXPECT_EQ(backend_->started(Operation::set_network_access).at(0)->request,
+            (Json{{"computer_id", test_support::kFakeComputerId}, {"enabled", false}}));
+  ASSERT_TRUE(registry_->current().has_value());
+  EXPECT_FALSE(registry_->current()->network_access) << "the registry learns the new state";
+  EXPECT_TRUE(backend_->started(Operation::wait_for_death).at(0)->cancel_requested)
+      << "switching is maintenance, not a death";
+  EXPECT_TRUE(deaths_.empty());
+}
+
+TEST_F(LifecycleTest, CancellingASwitchWhileTheComputerIsAcquiredChangesNothing) {
+  backend_->script(Operation::attach, FakeReply::held());
+  Outcome<ComputerInfo> switched;
+  auto running = lifecycle_->switch_server_computer(ComputerSwitch::desktop_environment, true,
+                                                    switched.callback());
+  run();
+  running->cancel();
+  run();
+  ASSERT_FALSE(switched.ok());
+  EXPECT_EQ(switched.failure().status, VC_E_CANCELLED);
+  EXPECT_EQ(switched.calls, 1);
+  EXPECT_EQ(backend_->count(Operation::set_desktop_environment), 0U);
+}
+
+TEST_F(LifecycleTest, CancellingARunningSwitchCancelsTheBackendOp) {
+  acquire();
+  backend_->script(Operation::set_desktop_environment, FakeReply::held());
+  Outcome<ComputerInfo> switched;
+  auto running = lifecycle_->switch_server_computer(ComputerSwitch::desktop_environment, true,
+                                                    switched.callback());
+  run();
+  ASSERT_EQ(backend_->count(Operation::set_desktop_environment), 1U);
+  std::weak_ptr<Cancellable> weak = running;
+  running.reset();  // tools hold the handle weakly: the running switch must keep it alive
+  ASSERT_FALSE(weak.expired());
+  weak.lock()->cancel();
+  run();
+  EXPECT_TRUE(backend_->started(Operation::set_desktop_environment).at(0)->cancel_requested);
+}
+
+TEST_F(LifecycleTest, ALifecycleWithoutARegistryHasNoComputerToSwitch) {
+  ComputerLifecycle standalone(backend_, settings_, nullptr);
+  Outcome<ComputerInfo> switched;
+  standalone.switch_server_computer(ComputerSwitch::network_access, true, switched.callback());
+  ASSERT_FALSE(switched.ok());
+  EXPECT_EQ(switched.failure().status, VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(backend_->count(Operation::validate), 0U);
 }
 
 TEST_F(LifecycleTest, RemovingNothingIsNotFoundAndListsAreSortedById) {

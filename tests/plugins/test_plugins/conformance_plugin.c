@@ -19,7 +19,9 @@
  *   exec                     by "command": "stream" (stdout/stderr chunks from a worker),
  *                            "echo-stdin" (stdin back on stdout), "flood" (emits "flood_bytes"
  *                            bytes in 64 KiB chunks, retrying on backpressure, stopping at
- *                            VC_NOTE_TRUNCATED); anything else is rejected
+ *                            VC_NOTE_TRUNCATED), "overrun" (emits OVERRUN_BYTES, ignoring
+ *                            VC_NOTE_TRUNCATED, then says it exited 0); anything else is
+ *                            rejected
  *   wait_for_death           completes VC_E_CANCELLED once ops->cancel was pushed for it AND
  *                            is_cancelled() reports it
  *   tool_instructions        reports what the plugin observed: {"instructions":null,
@@ -38,6 +40,7 @@
 #include <unistd.h>
 
 #define FLOOD_CHUNK (64u * 1024u)
+#define OVERRUN_BYTES (4u * FLOOD_CHUNK)
 #define MAX_WAIT_MS 60000
 
 /* ---- what the plugin observed, reported by tool_instructions -------------------------- */
@@ -332,6 +335,24 @@ static vc_status VC_CALL op_get_desktop_environment(vc_backend *self, const char
   return VC_OK;
 }
 
+/* A plugin that lets the command run on past the host's output limit: the host must still
+ * report the limit. Byte k is (k / FLOOD_CHUNK) & 0xff, as for the flood. */
+static void exec_overrun_job(job *work) {
+  unsigned char chunk[FLOOD_CHUNK];
+  unsigned index = 0;
+  while (index * FLOOD_CHUNK < OVERRUN_BYTES) {
+    memset(chunk, (int)(index & 0xffu), sizeof chunk);
+    vc_status status = work->op->emit(work->op, VC_STREAM_STDOUT, chunk, sizeof chunk);
+    if (status == VC_E_BACKPRESSURE) {
+      sleep_ms(1);
+      continue;
+    }
+    ++index;
+  }
+  complete_text(work->op, VC_OK, "{\"exit_code\":0,\"outcome\":\"exited\",\"duration_ms\":1}",
+                NULL);
+}
+
 static vc_status VC_CALL op_exec(vc_backend *self, const char *request, size_t len,
                                  const uint8_t *stdin_data, size_t stdin_len, const vc_op *op) {
   char *text = copy_text(request, len);
@@ -339,6 +360,7 @@ static vc_status VC_CALL op_exec(vc_backend *self, const char *request, size_t l
   if (text != NULL && string_value_is(text, "command", "stream")) run = exec_stream_job;
   if (text != NULL && string_value_is(text, "command", "echo-stdin")) run = exec_echo_stdin_job;
   if (text != NULL && string_value_is(text, "command", "flood")) run = exec_flood_job;
+  if (text != NULL && string_value_is(text, "command", "overrun")) run = exec_overrun_job;
   free(text);
   if (run == NULL) return VC_E_INVALID_ARGUMENT;
   return start_job(self, request, len, stdin_data, stdin_len, op, run);

@@ -1,9 +1,11 @@
 // tool_instructions.cpp — see tool_instructions.h.
-#include "server/tool_instructions.h"
+#include "computers/tool_instructions.h"
 
 #include <memory>
 
-namespace vc::server {
+#include "backend_proxy/backend.h"
+
+namespace vc::computers {
 namespace {
 
 std::optional<std::string> instructions_text(const Json& result) {
@@ -17,10 +19,10 @@ std::optional<std::string> instructions_text(const Json& result) {
 }  // namespace
 
 Expected<std::optional<std::string>> fetch_tool_instructions(uv_loop_t* loop,
-                                                             backend_proxy::Backend& backend,
-                                                             const std::string& shell,
-                                                             int64_t default_timeout_s,
+                                                             const ComputerRegistry& registry,
                                                              uint64_t limit_ms) {
+  backend_proxy::Backend& backend = *registry.backend();
+  const ComputerSettings& settings = registry.settings();
   struct Wait {
     std::optional<Expected<Json>> result;
     bool timed_out = false;
@@ -31,7 +33,7 @@ Expected<std::optional<std::string>> fetch_tool_instructions(uv_loop_t* loop,
   backend_proxy::OpCallbacks callbacks;
   callbacks.on_complete = [wait](Expected<Json> result) { wait->result = std::move(result); };
   wait->operation = backend.start(backend_proxy::Operation::tool_instructions,
-                                  Json{{"shell", shell}, {"default_timeout_s", default_timeout_s}},
+                                  Json{{"shell", settings.shell}, {"default_timeout_s", settings.default_timeout_s}},
                                   std::move(callbacks));
 
   auto* timer = new uv_timer_t;
@@ -59,4 +61,4 @@ Expected<std::optional<std::string>> fetch_tool_instructions(uv_loop_t* loop,
   return instructions_text(wait->result->value());
 }
 
-}  // namespace vc::server
+}  // namespace vc::computers
