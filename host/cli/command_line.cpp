@@ -18,7 +18,6 @@ namespace {
 constexpr const char* kDescription =
     "MCP server that gives an LLM agent a real, persistent Linux computer. The computer is run "
     "by a backend plugin chosen with --backend.";
-constexpr const char* kDefaultComputerId = "virtual-computer";
 
 // What the host's own options parse into, before it becomes a ServerConfig.
 struct HostOptionValues {
@@ -33,7 +32,7 @@ struct HostOptionValues {
   bool allow_unauthenticated_http = false;
   bool lifecycle_tools = false;
   std::string shell = ServerConfig().shell;
-  bool network = true;
+  bool network = ServerConfig().network_access;
   std::string tool_instruction_override;
   std::string extended_tool_instruction;
   std::string backend = ServerConfig().backend;
@@ -266,10 +265,10 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
   if (handles.computer_id->count() > 0) {
     config.computer_id = trimmed(v.computer_id);
   } else {
-    config.computer_id = kDefaultComputerId;
+    config.computer_id = std::string(defaults::kComputerId);
     command_line.notices.push_back(std::string("neither COMPUTER_ID nor --computer-id is set; "
                                                "using the computer id '") +
-                                   kDefaultComputerId + "'");
+                                   std::string(defaults::kComputerId) + "'");
   }
   config.backend = v.backend;
   config.plugin_dirs = to_paths(v.plugin_dirs);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/computer_defaults.h"
 #include "common/json.h"
 
 namespace vc::cli {
@@ -20,13 +21,13 @@ struct ServerConfig {
   uint16_t port = 8435;
   int64_t session_timeout_s = 300;
   int64_t max_request_bytes = 4 * 1024 * 1024;  // HTTP request bodies; larger ones get 413
-  int64_t default_timeout_s = 120;
-  uint64_t output_limit = 2097152;
-  std::string shell = "/bin/bash";
-  bool network_access = true;
-  bool desktop_environment = false;
-  std::string computer_id = "virtual-computer";
-  std::string workspace_directory = "/workspace";
+  int64_t default_timeout_s = defaults::kCommandTimeoutS;
+  uint64_t output_limit = defaults::kOutputLimit;
+  std::string shell{defaults::kShell};
+  bool network_access = defaults::kNetworkAccess;
+  bool desktop_environment = defaults::kDesktopEnvironment;
+  std::string computer_id{defaults::kComputerId};
+  std::string workspace_directory{defaults::kWorkspaceDirectory};
   std::optional<std::string> tool_instruction_override;
   std::optional<std::string> extended_tool_instruction;
   std::optional<std::string> auth_token;

@@ -7,16 +7,18 @@
 #include <cstdint>
 #include <string>
 
+#include "common/computer_defaults.h"
+
 namespace vc::computers {
 
 struct ComputerSettings {
   std::string computer_id;  // slug-validated already
-  bool network_access = true;
-  bool desktop_environment = false;
-  std::string shell = "/bin/bash";
-  std::string workspace_directory = "/workspace";
-  int64_t default_timeout_s = 120;  // a command's timeout when the call names none
-  uint64_t output_limit = 2097152;  // bytes of stdout and stderr together, per command
+  bool network_access = defaults::kNetworkAccess;
+  bool desktop_environment = defaults::kDesktopEnvironment;
+  std::string shell{defaults::kShell};
+  std::string workspace_directory{defaults::kWorkspaceDirectory};
+  int64_t default_timeout_s = defaults::kCommandTimeoutS;  // when the call names none
+  uint64_t output_limit = defaults::kOutputLimit;  // stdout and stderr bytes, per command
 };
 
 }  // namespace vc::computers

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "common/computer_defaults.h"
 
 namespace vc::computers {
 
@@ -16,8 +17,8 @@ struct ExecRequest {
   std::vector<std::string> args;       // run directly, no shell
   std::string stdin_data;              // empty => the command sees EOF
   std::optional<std::string> working_directory;  // absolute; absent => the computer's workdir
-  int64_t timeout_s = 120;
-  uint64_t output_limit = 2097152;  // combined stdout+stderr bytes
+  int64_t timeout_s = defaults::kCommandTimeoutS;
+  uint64_t output_limit = defaults::kOutputLimit;  // combined stdout+stderr bytes
 };
 
 enum class ExecOutcome { exited, timed_out, output_limit_exceeded };
