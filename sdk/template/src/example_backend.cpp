@@ -111,7 +111,7 @@ class ExampleBackend {
                                                           "' does not exist.");
       }
       CommandRun run{request.resolved_argv("/bin/sh"), directory.string(), input,
-                     request.timeout_ms, request.output_limit};
+                     request.timeout_ms};
       auto emit = [&](vc_stream stream, std::string_view bytes) {
         return registry_.emit_waiting(pending, stream, bytes.data(), bytes.size());
       };

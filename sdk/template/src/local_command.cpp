@@ -101,7 +101,6 @@ CommandEnd run_local_command(const CommandRun& run, const EmitOutput& emit,
 
   const auto deadline =
       started + std::chrono::milliseconds(std::min<int64_t>(run.timeout_ms, int64_t{1} << 40));
-  uint64_t total = 0;
   bool exited = false, kill_group = false;
   while (!kill_group && !end.cancelled) {
     siginfo_t info{};  // WNOWAIT: the pid, and with it the group id, stays ours until waitpid()
@@ -121,11 +120,8 @@ CommandEnd run_local_command(const CommandRun& run, const EmitOutput& emit,
         (i == 0 ? out : err)[0].reset();  // EOF: the command and its children closed it
       }
       if (n <= 0) continue;
-      size_t take = std::min<uint64_t>(n, run.output_limit > 0 ? run.output_limit - total : n);
-      total += take;
       vc_stream stream = i == 0 ? VC_STREAM_STDOUT : VC_STREAM_STDERR;
-      bool host_full = take > 0 && emit(stream, {buffer, take}) == VC_NOTE_TRUNCATED;
-      kill_group = host_full || take < static_cast<size_t>(n);  // the host's limit, or ours
+      kill_group = emit(stream, {buffer, static_cast<size_t>(n)}) == VC_NOTE_TRUNCATED;
       if (kill_group) end.outcome = "output_limit_exceeded";
     }
   }

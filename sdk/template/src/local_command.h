@@ -22,7 +22,6 @@ struct CommandRun {
   std::string working_directory;
   std::string_view stdin_bytes;  // empty: the command reads /dev/null
   int64_t timeout_ms = 0;
-  uint64_t output_limit = 0;  // combined stdout+stderr bytes; 0 = none
 };
 
 struct CommandEnd {
@@ -33,7 +32,7 @@ struct CommandEnd {
 };
 
 // Takes bytes for the host, waiting while its buffer is full; answers VC_OK, or
-// VC_NOTE_TRUNCATED when the host wants no more.
+// VC_NOTE_TRUNCATED when the host's output limit is reached (the host counts it).
 using EmitOutput = std::function<vc_status(vc_stream stream, std::string_view bytes)>;
 
 // [worker] Blocks until the command ended. `scope` is how a cancel kills it.
