@@ -14,14 +14,19 @@ namespace vc::backend_proxy {
 namespace {
 
 // The output limit is the host's, whatever the plugin reports: a command whose output was cut
-// exceeded it even when the plugin let it run to its end and says it exited.
+// exceeded it even when the plugin let it run to its end and says it exited. That breaks the
+// exec contract (VC_NOTE_TRUNCATED means: end the command), so it is logged as such.
 void report_cut_output(const OpRecord& record, Json& document) {
   if (record.output_limit == 0 ||
       record.output_bytes.load(std::memory_order_acquire) <= record.output_limit) {
     return;
   }
   auto outcome = document.find("outcome");
-  if (outcome != document.end() && *outcome == "exited") *outcome = "output_limit_exceeded";
+  if (outcome == document.end() || *outcome != "exited") return;
+  *outcome = "output_limit_exceeded";
+  record.channel->report_misbehaviour(
+      "exec said \"exited\" although its output was cut at the host's limit (emit answered "
+      "VC_NOTE_TRUNCATED: the command must be ended); reported as output_limit_exceeded");
 }
 
 class OpCancelHandle final : public Cancellable {

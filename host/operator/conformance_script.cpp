@@ -58,9 +58,10 @@ ConformanceScript::ConformanceScript(uv_loop_t* loop,
             &ConformanceScript::step_exec_streams,    &ConformanceScript::step_exec_timeout,
             &ConformanceScript::step_exec_output_limit, &ConformanceScript::step_exec_stdin,
             &ConformanceScript::step_exec_cancel,     &ConformanceScript::step_restart,
-            &ConformanceScript::step_factory_reset,   &ConformanceScript::step_remove,
+            &ConformanceScript::step_factory_reset,   &ConformanceScript::step_network_access,
+            &ConformanceScript::step_wait_for_death,  &ConformanceScript::step_remove,
             &ConformanceScript::step_list_after_remove, &ConformanceScript::step_remove_again,
-            &ConformanceScript::step_contract};
+            &ConformanceScript::step_tool_instructions, &ConformanceScript::step_contract};
 }
 
 void ConformanceScript::start(std::function<void()> done) {
@@ -550,6 +551,122 @@ void ConformanceScript::step_remove_again() {
                }
                next();
              });
+}
+
+void ConformanceScript::step_network_access() {
+  if (skipped_after_abort("op.set_network_access")) return;
+  if (!declared(VC_CAP_NETWORK_ACCESS)) {
+    report_.skip("op.set_network_access", kNotDeclared);
+    return next();
+  }
+  switch_network(false, [this](std::optional<std::string> off_problem) {
+    if (off_problem) {
+      report_.fail("op.set_network_access", "turning it off: " + *off_problem);
+      return next();
+    }
+    switch_network(true, [this](std::optional<std::string> on_problem) {
+      if (on_problem) {
+        report_.fail("op.set_network_access", "turning it on again: " + *on_problem);
+      } else {
+        report_.pass("op.set_network_access", "off, then on again");
+      }
+      next();
+    });
+  });
+}
+
+// One switch; `done` hears why its result is wrong, or nullopt.
+void ConformanceScript::switch_network(bool enabled,
+                                       std::function<void(std::optional<std::string>)> done) {
+  run_op(Operation::set_network_access,
+         Json{{"computer_id", settings_.computer_id}, {"enabled", enabled}}, {},
+         [this, enabled, done = std::move(done)](ProbeResult probe) {
+           if (auto problem = op_problem(probe, {"set_network_access", VC_CAP_NETWORK_ACCESS,
+                                                 "VC_CAP_NETWORK_ACCESS"})) {
+             return done(problem);
+           }
+           auto info = computer_info_for(probe, settings_.computer_id);
+           if (!info) return done(failure_text(info.failure()));
+           if (info.value().network_access != enabled) {
+             return done(std::string("the result says network_access is ") +
+                         (enabled ? "false" : "true"));
+           }
+           done(std::nullopt);
+         });
+}
+
+// The computer runs, so wait_for_death must still be waiting after a while; cancelled then, it
+// must complete, once, within the grace period, as VC_E_CANCELLED.
+void ConformanceScript::step_wait_for_death() {
+  if (skipped_after_abort("op.wait_for_death")) return;
+  if (!declared(VC_CAP_WAIT_FOR_DEATH)) {
+    report_.skip("op.wait_for_death", kNotDeclared);
+    return next();
+  }
+  const uint64_t grace = std::min(kCancelGraceMs, settings_.op_timeout_ms);
+  ProbeOptions options;
+  options.deadline_ms = kCancelAfterMs + grace;
+  auto cancelled = std::make_shared<bool>(false);
+  CancelHandle handle = run_op(
+      Operation::wait_for_death, Json{{"computer_id", settings_.computer_id}}, std::move(options),
+      [this, cancelled, grace](ProbeResult probe) {
+        const OpRequirement requirement{"wait_for_death", VC_CAP_WAIT_FOR_DEATH,
+                                        "VC_CAP_WAIT_FOR_DEATH"};
+        if (!*cancelled) {
+          report_.fail("op.wait_for_death",
+                       "completed while the computer was running (" +
+                           op_problem(probe, requirement).value_or("with a result") + ")");
+        } else if (!probe.completed) {
+          report_.fail("op.wait_for_death", "a cancelled wait_for_death did not complete within " +
+                                                std::to_string(grace / 1000) + " s of the cancel");
+        } else if (probe.result || probe.result.failure().status != VC_E_CANCELLED ||
+                   !probe.misbehaviours.empty()) {
+          report_.fail("op.wait_for_death",
+                       "cancelled, it completed with " +
+                           op_problem(probe, requirement).value_or("a result") +
+                           " instead of VC_E_CANCELLED");
+        } else {
+          report_.pass("op.wait_for_death", "waits while the computer runs; a cancel ends it");
+        }
+        next();
+      });
+  after(kCancelAfterMs, [handle, cancelled]() {
+    *cancelled = true;
+    handle->cancel();
+  });
+}
+
+// Needs no computer. The op is optional: without it the server describes the computer in
+// general terms.
+void ConformanceScript::step_tool_instructions() {
+  if (skipped_after_abort("op.tool_instructions")) return;
+  run_op(Operation::tool_instructions,
+         Json{{"shell", settings_.shell}, {"default_timeout_s", 120}}, {},
+         [this](ProbeResult probe) {
+           if (probe.completed && probe.misbehaviours.empty() && !probe.result &&
+               probe.result.failure().status == VC_E_UNSUPPORTED) {
+             report_.skip("op.tool_instructions",
+                          "skipped (not provided: the server describes the computer itself)");
+             return next();
+           }
+           if (auto problem = op_problem(probe, {"tool_instructions"})) {
+             report_.fail("op.tool_instructions", *problem);
+             return next();
+           }
+           const Json& document = probe.result.value();
+           auto text = document.find("instructions");
+           if (text == document.end() || !(text->is_string() || text->is_null())) {
+             report_.fail("op.tool_instructions",
+                          "the result has no \"instructions\" string (or null)");
+           } else if (text->is_null()) {
+             report_.pass("op.tool_instructions", "null: no text for this configuration");
+           } else {
+             report_.pass("op.tool_instructions",
+                          std::to_string(text->get_ref<const std::string&>().size()) +
+                              " characters");
+           }
+           next();
+         });
 }
 
 // Violations the per-op checks could not see: a late second completion or emit that arrived

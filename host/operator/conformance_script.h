@@ -4,8 +4,11 @@
 // validate, ensure_image (VC_CAP_IMAGES; the server runs it before create), create, attach, list (the computer appears); exec: exit 0, a non-zero exit code,
 // stdout and stderr bytes intact, timed_out, output_limit_exceeded, stdin (VC_CAP_EXEC_STDIN),
 // cancel of a running command; restart (VC_CAP_RESTART; a file survives it when
-// VC_CAP_PERSISTENT); factory_reset (VC_CAP_FACTORY_RESET; a file is gone after it); remove
-// (the computer leaves the listing; a second remove says removed=false); and, over the whole
+// VC_CAP_PERSISTENT); factory_reset (VC_CAP_FACTORY_RESET; a file is gone after it);
+// set_network_access off and on again (VC_CAP_NETWORK_ACCESS; the result says so each time);
+// wait_for_death (VC_CAP_WAIT_FOR_DEATH; it waits while the computer runs, and a cancel ends
+// it); remove (the computer leaves the listing; a second remove says removed=false);
+// tool_instructions (a string or null; a backend without it is skipped); and, over the whole
 // run, no contract violation (every accepted op completes exactly once, no emit after
 // completing). An operation the capabilities do not declare is "skipped (not declared)".
 #pragma once
@@ -75,6 +78,10 @@ class ConformanceScript {
   void step_exec_cancel();
   void step_restart();
   void step_factory_reset();
+  void step_network_access();
+  void switch_network(bool enabled, std::function<void(std::optional<std::string>)> done);
+  void step_wait_for_death();
+  void step_tool_instructions();
   void step_remove();
   void step_list_after_remove();
   void step_remove_again();

@@ -15,6 +15,7 @@ namespace {
 using computers::ExecOutcome;
 using computers::ExecRequest;
 using computers::ExecResult;
+using testing::LogCapture;
 using testing::ScratchDir;
 using testing::test_backend;
 
@@ -65,6 +66,7 @@ class ExecOutputLimitTest : public testing::LoopTest {
 };
 
 TEST_F(ExecOutputLimitTest, APluginThatRunsPastTheLimitStillReportsIt) {
+  LogCapture::clear();
   const uint64_t limit = 100000;
   auto result = run_overrun(limit);
   ASSERT_TRUE(result.ok()) << result.failure().message;
@@ -74,14 +76,19 @@ TEST_F(ExecOutputLimitTest, APluginThatRunsPastTheLimitStillReportsIt) {
   EXPECT_EQ(result.value().stdout_bytes.front(), '\0');
   EXPECT_EQ(result.value().stdout_bytes.back(), '\1') << "byte 99999 lies in the second chunk";
   EXPECT_TRUE(result.value().stderr_bytes.empty());
+  EXPECT_TRUE(LogCapture::contains("plugin misbehaving: the conformance backend's exec said "
+                                   "\"exited\" although its output was cut"))
+      << LogCapture::all();
 }
 
 TEST_F(ExecOutputLimitTest, OutputWithinTheLimitIsKeptWhole) {
+  LogCapture::clear();
   auto result = run_overrun(kOverrunBytes);  // exactly at the limit is not over it
   ASSERT_TRUE(result.ok()) << result.failure().message;
   EXPECT_EQ(result.value().outcome, ExecOutcome::exited);
   EXPECT_EQ(result.value().stdout_bytes.size(), kOverrunBytes);
   EXPECT_EQ(result.value().stdout_bytes.back(), '\3');
+  EXPECT_FALSE(LogCapture::contains("plugin misbehaving")) << LogCapture::all();
 }
 
 TEST_F(ExecOutputLimitTest, ALimitOfZeroMeansNone) {
