@@ -350,7 +350,9 @@ static vc_status not_an_object(const vc_op *op, const char *operation) {
 /* The op functions whose job needs nothing but (maybe) the computer_id. */
 static vc_status queue_job(vc_backend *self, const char *json, size_t len, const vc_op *op,
                            enum job_kind kind, const char *operation, int needs_computer) {
-  if (json != NULL && len != 0 && !request_is_object(json, len)) return not_an_object(op, operation);
+  if (json != NULL && len != 0 && !request_is_object(json, len)) {
+    return not_an_object(op, operation);
+  }
   job *j = start_job(json, len, op, kind, operation, needs_computer);
   if (j == NULL) return VC_OK;
   if (kind == JOB_CREATE) request_bool(json, len, "adopt_existing", &j->adopt_existing);

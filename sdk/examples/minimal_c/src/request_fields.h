@@ -1,8 +1,8 @@
 /* request_fields.h — reading top-level fields of a request document without a JSON library.
  *
  * Enough for this example's flat requests: finds a member of the top-level object by name and
- * decodes a string (escapes included), an integer or a boolean; nested values are skipped. A real plugin
- * in C would rather link a JSON library. */
+ * decodes a string (escapes included), an integer or a boolean; nested values are skipped. A
+ * real plugin in C would rather link a JSON library. */
 #ifndef MINIMAL_C_REQUEST_FIELDS_H
 #define MINIMAL_C_REQUEST_FIELDS_H
 
