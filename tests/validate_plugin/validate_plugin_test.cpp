@@ -186,6 +186,8 @@ TEST(ValidatePluginTest, AOneOnePluginsSynchronousRejectionFailsItsCheck) {
                       "deprecates"),
             std::string::npos)
       << run.detail_of("op.create");
+  EXPECT_EQ(run.status_of("contract.exactly-once"), "fail")
+      << run.detail_of("contract.exactly-once");
 }
 
 TEST(ValidatePluginTest, FlawedPluginTextReportNamesEachFailure) {
