@@ -208,8 +208,7 @@ void PluginBackend::invoke_plugin(OpRecord& record, const Json& request,
 // without flooding the log on every call.
 void PluginBackend::handle_sync_rejection(OpRecord& record, vc_status status) {
   const std::string name = operation_name(record.operation);
-  const std::string code =
-      "status " + std::to_string(status) + ", " + status_name(status);
+  const std::string code = "status " + std::to_string(status) + ", " + status_name(status);
   const bool completed_here = record.complete_from_host(Failure{
       normalise_status(status),
       backend_phrase() + " rejected " + name + " (" + code + ") without saying why."});
