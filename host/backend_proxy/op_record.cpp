@@ -124,6 +124,7 @@ OpRecord::OpRecord(uint64_t op_id, Operation op_operation, OpCallbacks op_callba
       callbacks(std::move(op_callbacks)) {
   abi.struct_size = sizeof abi;
   abi.host_ctx = this;
+  abi.id = id;
   abi.complete = &op_complete;
   abi.emit = &op_emit;
   abi.is_cancelled = &op_is_cancelled;

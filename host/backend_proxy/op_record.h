@@ -41,7 +41,7 @@ struct OpRecord {
   OpRecord& operator=(const OpRecord&) = delete;
 
   vc_op abi{};  // what the plugin gets; abi.host_ctx == this
-  const uint64_t id;
+  const uint64_t id;  // also abi.id: unique in the process, never reused (see vc_op.h)
   const Operation operation;
   const uint64_t output_limit;  // 0 = none
   const std::shared_ptr<OpChannel> channel;

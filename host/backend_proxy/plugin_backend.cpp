@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <string>
 #include <utility>
 
@@ -81,6 +82,13 @@ void invoke_safely(const char* what, Fn& fn, Args&&... args) {
   } catch (...) {
     spdlog::error("{} threw a non-standard exception", what);
   }
+}
+
+// vc_op.id promises uniqueness for the life of the process, across every backend instance,
+// so the counter is not per instance. It doubles as the record's key in its instance.
+uint64_t next_op_id() {
+  static std::atomic<uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
 // "[json.exception.parse_error.101] parse error at ..." -> "parse error at ..."
@@ -170,7 +178,7 @@ CancelHandle PluginBackend::start(Operation operation, const Json& request, OpCa
     });
     return std::make_shared<FinishedCancelHandle>();
   }
-  const uint64_t op_id = next_op_id_++;
+  const uint64_t op_id = next_op_id();
   auto owned = std::make_unique<OpRecord>(op_id, operation, std::move(callbacks), channel_);
   OpRecord& record = *owned;
   add_pending(std::move(owned));
@@ -207,12 +215,30 @@ void PluginBackend::invoke_plugin(OpRecord& record, const Json& request,
     record.accepted_by_plugin = true;
     return;
   }
+  handle_sync_rejection(record, status);
+}
+
+// A rejection is still honoured from every plugin (ABI 1.0 defines it), but it carries no
+// message, so the user gets a generic sentence. From ABI 1.1 on a plugin should have completed
+// the op with its own message instead; one warning per instance points its author at that
+// without flooding the log on every call.
+void PluginBackend::handle_sync_rejection(OpRecord& record, vc_status status) {
+  const std::string name = operation_name(record.operation);
+  const std::string code = "status " + std::to_string(status) + ", " + status_name(status);
   const bool completed_here = record.complete_from_host(Failure{
       normalise_status(status),
-      backend_phrase() + " rejected " + name + " (status " + std::to_string(status) + ")."});
+      backend_phrase() + " rejected " + name + " (" + code + ") without saying why."});
   if (!completed_here) {
     channel_->report_misbehaviour(name + " returned status " + std::to_string(status) +
                                   " after completing the op; its completion stands");
+    return;
+  }
+  if (module_->info().abi_minor >= 1 && !sync_rejection_reported_) {
+    sync_rejection_reported_ = true;
+    channel_->report_misbehaviour(
+        name + " was rejected synchronously (" + code + "), which ABI 1.1 deprecates: accept "
+        "the op and complete it at once with the error and a message the user can act on "
+        "(reported once per backend instance)");
   }
 }
 

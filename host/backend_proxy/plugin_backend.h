@@ -66,6 +66,7 @@ class PluginBackend final : public Backend, public std::enable_shared_from_this<
 
   Expected<bool> open_pump();
   void invoke_plugin(OpRecord& record, const Json& request, std::string_view stdin_bytes);
+  void handle_sync_rejection(OpRecord& record, vc_status status);
   void add_pending(std::unique_ptr<OpRecord> record);
   std::unique_ptr<OpRecord> take_pending(uint64_t op_id);
   void dispatch(std::vector<PumpEvent>& events);
@@ -89,7 +90,7 @@ class PluginBackend final : public Backend, public std::enable_shared_from_this<
   PluginInstance instance_;
 
   State state_ = State::running;
-  uint64_t next_op_id_ = 1;
+  bool sync_rejection_reported_ = false;  // the 1.1 deprecation is logged once per instance
   std::unordered_map<uint64_t, std::unique_ptr<OpRecord>> pending_;
   std::deque<std::unique_ptr<OpRecord>> retired_;
 

@@ -96,10 +96,21 @@ void Acquisition::ensure_image() {
   });
 }
 
+// Another client of the backend may create the computer between our attach and this create.
+// Adopting it then is what we want, so create is asked to (ABI 1.1). A 1.0 plugin ignores the
+// field and may answer VC_E_ALREADY_EXISTS instead: attach is tried once more for it.
 void Acquisition::create() {
-  run_step(backend_proxy::Operation::create, create_request(settings_), [this](Expected<Json> result) {
-    if (!result.ok()) return settle(result.failure());
-    settle(expected_computer(result.value()));
+  Json request = create_request(settings_);
+  request["adopt_existing"] = true;
+  run_step(backend_proxy::Operation::create, request, [this](Expected<Json> result) {
+    if (result.ok()) return settle(expected_computer(result.value()));
+    const bool lost_race = result.failure().status == VC_E_ALREADY_EXISTS &&
+                           backend_->info().abi_minor == 0 && !attached_after_create_;
+    if (!lost_race) return settle(result.failure());
+    attached_after_create_ = true;
+    spdlog::info("Computer '{}' appeared while it was being created; attaching to it.",
+                 settings_.computer_id);
+    attach();
   });
 }
 

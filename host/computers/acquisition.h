@@ -2,7 +2,8 @@
 // needs it while the attempt runs (so concurrent first calls create exactly one computer).
 //
 // Steps: validate (only when asked: the registry validates the backend once), attach, and
-// when attach answers VC_E_NOT_FOUND, ensure_image then create. Progress events of any step
+// when attach answers VC_E_NOT_FOUND, ensure_image then create (adopting a computer that
+// appeared meanwhile; for a 1.0 plugin, by attaching once more). Progress events of any step
 // (VC_STREAM_PROGRESS) reach every waiter. The first failing step ends the attempt with the
 // backend's own message, which is already actionable ("Cannot connect to ...").
 #pragma once
@@ -84,6 +85,7 @@ class Acquisition : public std::enable_shared_from_this<Acquisition> {
   std::optional<ProgressEvent> latest_progress_;
   std::optional<Expected<ComputerInfo>> outcome_;
   bool cancelled_ = false;
+  bool attached_after_create_ = false;  // the 1.0 fallback of create() ran: only once
 };
 
 }  // namespace vc::computers

@@ -52,7 +52,8 @@ Json create_request(const ComputerSettings& settings) {
               {"network_access", settings.network_access},
               {"desktop_environment", settings.desktop_environment},
               {"workspace_directory", settings.workspace_directory},
-              {"shell", settings.shell}};
+              {"shell", settings.shell},
+              {"adopt_existing", false}};
 }
 
 Json computer_request(const std::string& computer_id) { return Json{{"computer_id", computer_id}}; }

@@ -18,7 +18,9 @@ namespace vc::computers {
 Json attach_request(const ComputerSettings& settings);
 
 // create: {"computer_id","temporary":false,"network_access","desktop_environment",
-// "workspace_directory","shell"}. This server's computer is always persistent.
+// "workspace_directory","shell","adopt_existing":false}. This server's computer is always
+// persistent. Creating never adopts an existing computer unless the caller sets
+// "adopt_existing" (ABI 1.1) to true itself.
 Json create_request(const ComputerSettings& settings);
 
 // {"computer_id"}: wait_for_death and the other single-computer operations.

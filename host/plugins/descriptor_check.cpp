@@ -62,7 +62,7 @@ Failure descriptor_too_small(uint32_t struct_size) {
                                        std::to_string(kDescriptorSize_1_0) + " bytes)");
 }
 
-std::optional<Failure> check_versions(const vc_plugin_descriptor& d) {
+std::optional<Failure> check_versions(const vc_plugin_descriptor& d, uint32_t host_minor) {
   if (d.struct_size < offsetof(vc_plugin_descriptor, abi_minor)) {
     return descriptor_too_small(d.struct_size);
   }
@@ -76,11 +76,11 @@ std::optional<Failure> check_versions(const vc_plugin_descriptor& d) {
                                          ", this host speaks ABI " + std::to_string(VC_ABI_MAJOR));
   }
   if (d.struct_size < kDescriptorSize_1_0) return descriptor_too_small(d.struct_size);
-  if (d.min_host_abi_minor > VC_ABI_MINOR) {
+  if (d.min_host_abi_minor > host_minor) {
     return refuse(VC_E_INCOMPATIBLE, "needs host ABI " + std::to_string(VC_ABI_MAJOR) + "." +
                                          std::to_string(d.min_host_abi_minor) +
                                          " or newer; this host is " + std::to_string(VC_ABI_MAJOR) +
-                                         "." + std::to_string(VC_ABI_MINOR) +
+                                         "." + std::to_string(host_minor) +
                                          " \u2014 upgrade mcp-virtual-computer");
   }
   return std::nullopt;
@@ -226,11 +226,12 @@ PluginInfo copy_info(const vc_plugin_descriptor& d, const std::filesystem::path&
 }  // namespace
 
 Expected<CheckedDescriptor> check_descriptor(const vc_plugin_descriptor* raw,
-                                             const std::filesystem::path& path) {
+                                             const std::filesystem::path& path,
+                                             uint32_t host_abi_minor) {
   CheckedDescriptor checked;
   copy_versioned(&checked.descriptor, raw, offsetof(vc_plugin_descriptor, id));
   const vc_plugin_descriptor& d = checked.descriptor;
-  if (auto refusal = check_versions(d)) return *refusal;
+  if (auto refusal = check_versions(d, host_abi_minor)) return *refusal;
   if (auto refusal = check_identity(d)) return *refusal;
   auto options = check_options(d.options);
   if (!options) return options.failure();

@@ -29,8 +29,10 @@ struct CheckedDescriptor {
 
 // [any-thread] Accepts the descriptor, or says why not (message without the path): too small,
 // wrong magic, another ABI major, a newer host minor needed, a missing id/name/create_backend,
-// an invalid backend name, invalid option declarations.
+// an invalid backend name, invalid option declarations. `host_abi_minor` is the minor this
+// host speaks; only tests pass another one, to act as an older host.
 Expected<CheckedDescriptor> check_descriptor(const vc_plugin_descriptor* raw,
-                                             const std::filesystem::path& path);
+                                             const std::filesystem::path& path,
+                                             uint32_t host_abi_minor = VC_ABI_MINOR);
 
 }  // namespace vc::plugins

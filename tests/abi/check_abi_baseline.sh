@@ -10,6 +10,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cc=${1:?usage: check_abi_baseline.sh CC INCLUDE_DIR [--update]}
 include_dir=${2:?usage: check_abi_baseline.sh CC INCLUDE_DIR [--update]}
+# The compiler runs from inside tests/abi (below): a relative INCLUDE_DIR is taken from here.
+include_dir=$(cd "$include_dir" && pwd)
 baseline="$here/baseline/vc-backend-1.abi"
 
 for tool in abidw abidiff; do

@@ -4,7 +4,9 @@
  * ABI 1.0 for LP64 targets (x86_64, aarch64), plus the values of every public constant. Built
  * as C11 in the test build: an edit that moves, resizes or renumbers anything published fails
  * to compile. Fields appended in a later 1.x minor get a new file (layout_1_<minor>.c); lines
- * here are never changed or removed.
+ * here are never removed. The one kind of change: a struct that grows in a later minor has its
+ * sizeof() lock replaced by VC_LOCK_EXTENT (where its 1.0 fields end, and its alignment); its
+ * new size is locked in that minor's file.
  */
 #include <vc-backend-1/vc_sdk.h>
 
@@ -15,6 +17,13 @@
 #define VC_LOCK_FIELD(type, field, offset, size)                                        \
   _Static_assert(offsetof(type, field) == (offset), #type "." #field " moved");         \
   _Static_assert(sizeof(((type *)0)->field) == (size), #type "." #field " was resized")
+
+/* The 1.0 fields of a struct that grew later end at `end`: what a 1.0 producer's struct_size
+ * says. */
+#define VC_LOCK_EXTENT(type, last_field, end, align)                                        \
+  _Static_assert(offsetof(type, last_field) + sizeof(((type *)0)->last_field) == (end),    \
+                 "the 1.0 part of " #type " changed");                                     \
+  _Static_assert(_Alignof(type) == (align), "_Alignof(" #type ") changed")
 
 #define VC_LOCK_VALUE(name, value) _Static_assert((name) == (value), #name " was renumbered")
 
@@ -101,7 +110,7 @@ VC_LOCK_FIELD(vc_host_services, get_extension, 24, 8);
 VC_LOCK_FIELD(vc_host_services, state_dir, 32, 8);
 
 /* vc_op */
-VC_LOCK_SIZE(vc_op, 40, 8);
+VC_LOCK_EXTENT(vc_op, is_cancelled, 40, 8); /* grew in 1.1: layout_1_1.c */
 VC_LOCK_FIELD(vc_op, struct_size, 0, 4);
 VC_LOCK_FIELD(vc_op, reserved0, 4, 4);
 VC_LOCK_FIELD(vc_op, host_ctx, 8, 8);

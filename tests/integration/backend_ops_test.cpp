@@ -1,5 +1,6 @@
 // backend_ops_test.cpp — the lifecycle operations that are not MCP tools yet (restart, factory
-// reset, remove, list), run on the real plugin through the C ABI against the real engine.
+// reset, remove, list, create adopting an existing computer), run on the real plugin through
+// the C ABI against the real engine.
 #include <set>
 
 #include "engine_test.h"
@@ -87,6 +88,29 @@ TEST_P(BackendOpsTest, AMalformedRequestCompletesWithAMessageNamingTheField) {
   EXPECT_EQ(backend->run("create", {{"computer_id", computer_id()}, {"temporary", "no"}}).status,
             VC_E_INVALID_ARGUMENT);
   EXPECT_FALSE(engine().inspect_container(container_name()).has_value());
+}
+
+// ABI 1.1: create refuses an existing computer of ours unless asked to adopt it, and then
+// adopts the very same container, started again if it was stopped.
+TEST_P(BackendOpsTest, CreateAdoptsAnExistingComputerOnlyWithAdoptExisting) {
+  auto backend = open_backend();
+  ASSERT_TRUE(backend->run("create", create_request(computer_id())).ok());
+  const std::string id_before = engine_id(engine(), container_name());
+
+  const auto taken = backend->run("create", create_request(computer_id()));
+  EXPECT_EQ(taken.status, VC_E_ALREADY_EXISTS) << taken.describe();
+  EXPECT_EQ(taken.message, "Computer '" + computer_id() + "' already exists.");
+
+  const std::vector<std::string> stop = {"stop", "-t", "0", container_name()};
+  ASSERT_TRUE(engine().run_cli(stop).ok());
+  Json adopt = create_request(computer_id());
+  adopt["adopt_existing"] = true;
+  const auto adopted = backend->run("create", adopt);
+  ASSERT_TRUE(adopted.ok()) << adopted.describe();
+  EXPECT_EQ(adopted.document.value("state", ""), "running");
+  EXPECT_EQ(engine_id(engine(), container_name()), id_before);
+  const auto ran = backend->run("exec", exec_request(computer_id(), "true"));
+  EXPECT_TRUE(ran.ok()) << ran.describe();
 }
 
 TEST_P(BackendOpsTest, ListShowsOnlyOurComputers) {

@@ -31,8 +31,9 @@ class BackendTest : public testing::LoopTest {
     return module.ok() ? module.value() : nullptr;
   }
 
-  std::shared_ptr<Backend> create(const Json& options = Json::object()) {
-    auto backend = Backend::create(loop(), load(), options, scratch_.path() / "state");
+  std::shared_ptr<Backend> create(const Json& options = Json::object(),
+                                  const std::string& plugin = "conformance") {
+    auto backend = Backend::create(loop(), load(plugin), options, scratch_.path() / "state");
     EXPECT_TRUE(backend.ok()) << backend.failure().message;
     return backend.ok() ? backend.value() : nullptr;
   }
@@ -134,7 +135,86 @@ TEST_F(BackendTest, ASynchronousRejectionArrivesAsAFailureOnALaterTurn) {
   auto trace = run(*backend, Operation::list);
   ASSERT_FALSE(trace->result->ok());
   EXPECT_EQ(trace->failure().status, VC_E_BUSY);
-  EXPECT_EQ(trace->failure().message, "The conformance backend rejected list (status -8).");
+  EXPECT_EQ(trace->failure().message,
+            "The conformance backend rejected list (status -8, VC_E_BUSY) without saying why.");
+  // A 1.0 plugin has no other way to refuse an op: nothing to warn about.
+  EXPECT_FALSE(LogCapture::contains("rejected synchronously"));
+  shut_down(*backend);
+}
+
+TEST_F(BackendTest, A11PluginsSynchronousRejectionIsAnsweredAndWarnedAboutOnce) {
+  LogCapture::clear();
+  auto backend = create(Json::object(), "op-ids");
+  ASSERT_TRUE(backend);
+  for (int i = 0; i < 3; ++i) {
+    auto trace = run(*backend, Operation::create);
+    ASSERT_FALSE(trace->result->ok());
+    EXPECT_EQ(trace->failure().status, VC_E_BUSY);
+    EXPECT_EQ(trace->failure().message,
+              "The op-ids backend rejected create (status -8, VC_E_BUSY) without saying why.");
+  }
+  const std::string log = LogCapture::all();
+  const std::string warning =
+      "plugin misbehaving: the op-ids backend's create was rejected synchronously (status -8, "
+      "VC_E_BUSY), which ABI 1.1 deprecates";
+  const size_t first = log.find(warning);
+  ASSERT_NE(first, std::string::npos) << log;
+  EXPECT_EQ(log.find(warning, first + 1), std::string::npos) << "warned more than once: " << log;
+  EXPECT_EQ(std::dynamic_pointer_cast<PluginBackend>(backend)->stats().misbehaviours, 1u);
+  shut_down(*backend);
+}
+
+// ---- op ids (ABI 1.1) ----------------------------------------------------------------------
+
+TEST_F(BackendTest, EveryOpGetsANonzeroIdNeverUsedBefore) {
+  auto backend = create(Json::object(), "op-ids");
+  ASSERT_TRUE(backend);
+  std::vector<uint64_t> ids;
+  for (int i = 0; i < 20; ++i) {
+    auto trace = run(*backend, Operation::validate);
+    ASSERT_TRUE(trace->result->ok()) << trace->failure().message;
+    ids.push_back(trace->value()["op_id"].get<uint64_t>());
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    EXPECT_NE(ids[i], 0u);
+    for (size_t j = 0; j < i; ++j) EXPECT_NE(ids[i], ids[j]);
+  }
+  shut_down(*backend);
+
+  // Unique for the process, not per instance: a second instance continues the sequence.
+  auto second = create(Json::object(), "op-ids");
+  ASSERT_TRUE(second);
+  auto trace = run(*second, Operation::validate);
+  ASSERT_TRUE(trace->result->ok()) << trace->failure().message;
+  EXPECT_GT(trace->value()["op_id"].get<uint64_t>(), ids.back());
+  shut_down(*second);
+}
+
+TEST_F(BackendTest, APluginCancelsByTheOpsId) {
+  auto backend = create(Json::object(), "op-ids");
+  ASSERT_TRUE(backend);
+  auto first = start(*backend, Operation::wait_for_death);
+  CancelHandle first_handle = handle_;
+  auto second = start(*backend, Operation::wait_for_death);
+  CancelHandle second_handle = handle_;
+  run_turns(3);
+  EXPECT_EQ(backend->pending_ops(), 2u);
+
+  first_handle->cancel();
+  ASSERT_TRUE(run_until([&] { return first->done(); }));
+  EXPECT_EQ(first->failure().status, VC_E_CANCELLED);
+  EXPECT_EQ(first->failure().message.rfind("Cancelled by id ", 0), 0u) << first->failure().message;
+  run_turns(3);
+  EXPECT_FALSE(second->done()) << "the cancel reached the wrong op";
+
+  first_handle->cancel();  // late: the plugin no longer knows the id
+  second_handle->cancel();
+  ASSERT_TRUE(run_until([&] { return second->done(); }));
+  EXPECT_EQ(second->failure().status, VC_E_CANCELLED);
+  EXPECT_NE(first->failure().message, second->failure().message);
+  run_turns(3);
+  EXPECT_EQ(first->completions, 1);
+  EXPECT_EQ(second->completions, 1);
   shut_down(*backend);
 }
 
@@ -202,12 +282,19 @@ TEST_F(BackendTest, ASecondCompletionAndLateEmitsAreDroppedAndLogged) {
   EXPECT_EQ(seen["unknown_stream_status"], VC_E_INVALID_ARGUMENT);
   EXPECT_EQ(seen["late_emit_status"], VC_E_INVALID_ARGUMENT);
   EXPECT_EQ(std::dynamic_pointer_cast<PluginBackend>(backend)->stats().misbehaviours, 3u);
-  EXPECT_TRUE(
-      LogCapture::contains("backend.org.example.conformance: plugin misbehaving: the "
-                           "conformance backend's restart (op 1) was completed again"))
-      << LogCapture::all();
-  EXPECT_TRUE(LogCapture::contains("restart (op 1) emitted to unknown stream 99; rejected"));
-  EXPECT_TRUE(LogCapture::contains("restart (op 1) emitted after completing; rejected"));
+  // Op ids are unique in the process, so the restart's depends on the tests run before: it is
+  // read from the first line and must be the same in the others.
+  const std::string log = LogCapture::all();
+  const std::string prefix =
+      "backend.org.example.conformance: plugin misbehaving: the conformance backend's restart "
+      "(op ";
+  const size_t at = log.find(prefix);
+  ASSERT_NE(at, std::string::npos) << log;
+  const size_t id_at = at + prefix.size();
+  const std::string op = "restart (op " + log.substr(id_at, log.find(')', id_at) - id_at) + ")";
+  EXPECT_TRUE(LogCapture::contains(op + " was completed again")) << log;
+  EXPECT_TRUE(LogCapture::contains(op + " emitted to unknown stream 99; rejected"));
+  EXPECT_TRUE(LogCapture::contains(op + " emitted after completing; rejected"));
   shut_down(*backend);
 }
 

@@ -113,7 +113,43 @@ TEST(PluginLoader, RefusesAnotherAbiMajor) {
 TEST(PluginLoader, RefusesAPluginNeedingANewerHostMinor) {
   expect_refusal(
       test_backend("needs-minor-99"),
-      "needs host ABI 1.99 or newer; this host is 1.0 \u2014 upgrade mcp-virtual-computer");
+      "needs host ABI 1.99 or newer; this host is 1.1 \u2014 upgrade mcp-virtual-computer");
+}
+
+TEST(PluginLoader, LoadsAPluginThatNeedsThisHostsMinor) {
+  auto module = PluginModule::load(test_backend("op-ids"));
+  ASSERT_TRUE(module.ok()) << module.failure().message;
+  EXPECT_EQ(module.value()->info().abi_minor, 1u);
+  EXPECT_EQ(module.value()->descriptor().min_host_abi_minor, 1u);
+}
+
+// The minimum-minor rule, as a host of each minor applies it. The plugins stay what they are:
+// one needing 1.1 (op-ids) and one from the frozen 1.0 headers (conformance).
+TEST(DescriptorCheck, AnOneZeroHostRefusesAPluginThatNeedsOneOne) {
+  auto module = PluginModule::load(test_backend("op-ids"));
+  ASSERT_TRUE(module.ok()) << module.failure().message;
+  const vc_plugin_descriptor& descriptor = module.value()->descriptor();
+  const auto path = test_backend("op-ids");
+
+  auto on_1_0 = check_descriptor(&descriptor, path, /*host_abi_minor=*/0);
+  ASSERT_FALSE(on_1_0.ok());
+  EXPECT_EQ(on_1_0.failure().status, VC_E_INCOMPATIBLE);
+  EXPECT_EQ(on_1_0.failure().message,
+            "needs host ABI 1.1 or newer; this host is 1.0 \u2014 upgrade mcp-virtual-computer");
+
+  EXPECT_TRUE(check_descriptor(&descriptor, path, /*host_abi_minor=*/1).ok());
+  EXPECT_TRUE(check_descriptor(&descriptor, path).ok()) << "this host speaks 1.1";
+}
+
+TEST(DescriptorCheck, EveryMinorAcceptsTheFrozenOneZeroPlugin) {
+  auto module = PluginModule::load(test_backend("conformance"));
+  ASSERT_TRUE(module.ok()) << module.failure().message;
+  const vc_plugin_descriptor& descriptor = module.value()->descriptor();
+  EXPECT_EQ(descriptor.abi_minor, 0u);
+  for (uint32_t host_minor : {0u, 1u}) {
+    auto checked = check_descriptor(&descriptor, test_backend("conformance"), host_minor);
+    EXPECT_TRUE(checked.ok()) << "host 1." << host_minor << ": " << checked.failure().message;
+  }
 }
 
 TEST(PluginLoader, RefusesADescriptorTooSmallForTheOneZeroFields) {

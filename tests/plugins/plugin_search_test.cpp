@@ -65,7 +65,8 @@ TEST(PluginSearchPath, WithoutTheEnvironmentVariable) {
 TEST(PluginDiscovery, ListsLoadablePluginsAndWhyTheOthersWereSkipped) {
   const Discovery discovery = discover_plugins({test_backend_dir()});
   EXPECT_EQ(plugin_names(discovery),
-            (std::vector<std::string>{"conformance", "factory-fails", "flawed", "misbehaving"}));
+            (std::vector<std::string>{"conformance", "factory-fails", "flawed", "misbehaving",
+                                      "op-ids"}));
   ASSERT_EQ(discovery.searched.size(), 1u);
   EXPECT_TRUE(discovery.searched[0].exists);
 
@@ -199,7 +200,7 @@ TEST(FindAndLoadBackend, AnUnknownNameListsTheAvailableBackends) {
   EXPECT_EQ(module.failure().status, VC_E_NOT_FOUND);
   EXPECT_EQ(module.failure().message,
             "No backend plugin named 'dockr'. Available backends: conformance, factory-fails, "
-            "flawed, misbehaving (searched: " +
+            "flawed, misbehaving, op-ids (searched: " +
                 test_backend_dir().string() + ", " + scratch.path().string() + ").");
 }
 

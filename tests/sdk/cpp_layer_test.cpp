@@ -41,7 +41,7 @@ class RecordingBackend {
   }
   vc_status list(sdk::ListRequest, const vc_op*) {
     if (throw_in_list) throw std::runtime_error("the listing broke");
-    return VC_E_BUSY;  // a rejection: never completed
+    return VC_E_BUSY;  // a member's rejection: the op table completes the op instead
   }
   vc_status exec(sdk::ExecRequest request, std::string_view stdin_bytes, const vc_op* op) {
     calls.push_back("exec " + request.resolved_argv("/bin/sh").back() + " <" +
@@ -117,16 +117,23 @@ TEST_F(CppLayerTest, AnInvalidRequestCompletesAtOnceWithTheReason) {
   EXPECT_TRUE(backend_.calls.empty());
 }
 
-TEST_F(CppLayerTest, RejectionsAndExceptionsNeverComplete) {
+TEST_F(CppLayerTest, WouldBeRejectionsAndExceptionsCompleteAtOnceWithAMessage) {
   vc_test::FakeOp not_json, busy, thrown;
   std::string garbage = "[1,2";
-  EXPECT_EQ(self()->ops->list(self(), garbage.data(), garbage.size(), not_json.get()),
-            VC_E_INVALID_ARGUMENT);
-  EXPECT_EQ(self()->ops->list(self(), nullptr, 0, busy.get()), VC_E_BUSY);  // NULL means {}
+  EXPECT_EQ(self()->ops->list(self(), garbage.data(), garbage.size(), not_json.get()), VC_OK);
+  EXPECT_EQ(self()->ops->list(self(), nullptr, 0, busy.get()), VC_OK);  // NULL means {}
   backend_.throw_in_list = true;
-  EXPECT_EQ(self()->ops->list(self(), nullptr, 0, thrown.get()), VC_E_FAILED);
-  std::this_thread::sleep_for(10ms);
-  EXPECT_EQ(not_json.completions() + busy.completions() + thrown.completions(), 0);
+  EXPECT_EQ(self()->ops->list(self(), nullptr, 0, thrown.get()), VC_OK);
+
+  EXPECT_EQ(not_json.completions(), 1);
+  EXPECT_EQ(not_json.status(), VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(not_json.message(), "Invalid list request: it is not a JSON object");
+  EXPECT_EQ(busy.completions(), 1);
+  EXPECT_EQ(busy.status(), VC_E_BUSY);
+  EXPECT_EQ(busy.message(), "The backend refused the list request (status -8) without saying why.");
+  EXPECT_EQ(thrown.completions(), 1);
+  EXPECT_EQ(thrown.status(), VC_E_FAILED);
+  EXPECT_EQ(thrown.message(), "The backend failed list: the listing broke");
   auto log = host_.log_lines();
   ASSERT_FALSE(log.empty());
   EXPECT_EQ(log.back(), "list failed: the listing broke");
@@ -159,6 +166,48 @@ TEST(OpRegistry, AReusedAddressIsANewOp) {
   EXPECT_FALSE(registry.complete(first, sdk::OpResult::ok(json::object())));
   EXPECT_TRUE(registry.complete(second, sdk::OpResult::ok(json::object())));
   EXPECT_EQ(op.completions(), 2);
+}
+
+TEST(OpRegistry, OpsAreKeyedByTheHostsIdSoAStaleCancelByIdMissesTheNextOp) {
+  sdk::OpRegistry registry;
+  vc_test::FakeOp op;
+  const uint64_t first_id = op.id();
+  ASSERT_NE(first_id, 0u);
+  auto first = registry.accept(op.get());
+  EXPECT_EQ(first->id(), first_id);
+  ASSERT_TRUE(registry.complete(first, sdk::OpResult::ok(json::object())));
+
+  op.renumber();  // the host reused the address for a new op, with a new id
+  ASSERT_NE(op.id(), first_id);
+  auto second = registry.accept(op.get());
+  int hooks = 0;
+  second->on_cancel([&] { ++hooks; });
+  registry.cancel_id(first_id);  // a cancel that outlived its op
+  EXPECT_EQ(hooks, 0);
+  EXPECT_FALSE(second->cancel_requested());
+  registry.cancel_id(op.id());
+  EXPECT_EQ(hooks, 1);
+  EXPECT_TRUE(registry.complete(second, sdk::OpResult::cancelled()));
+  EXPECT_EQ(op.completions(), 2);
+}
+
+TEST(OpRegistry, Under10HostsOpsAreKeyedByAddress) {
+  sdk::OpRegistry registry;
+  vc_test::FakeOp a, b;
+  a.as_abi_1_0();
+  b.as_abi_1_0();
+  EXPECT_EQ(sdk::op_id(a.get()), 0u);
+  auto pa = registry.accept(a.get());
+  auto pb = registry.accept(b.get());
+  EXPECT_EQ(pa->id(), 0u);
+  registry.cancel(b.get());
+  EXPECT_FALSE(pa->cancel_requested());
+  EXPECT_TRUE(pb->cancel_requested());
+  registry.cancel_id(0);  // no id: nothing to look up
+  EXPECT_FALSE(pa->cancel_requested());
+  EXPECT_TRUE(registry.complete(pa, sdk::OpResult::ok(json::object())));
+  EXPECT_TRUE(registry.complete(pb, sdk::OpResult::cancelled()));
+  EXPECT_EQ(a.completions() + b.completions(), 2);
 }
 
 TEST(OpRegistry, RacingCompletionsCompleteOnce) {
@@ -345,7 +394,7 @@ TEST(RunInLane, ACancelStopsRunningWorkThroughItsScope) {
   EXPECT_EQ(op.completions(), 1);
 }
 
-TEST(RunInLane, StoppedLanesRejectTheOpWithoutCompletingIt) {
+TEST(RunInLane, StoppedLanesCompleteTheOpAtOnceAsUnavailable) {
   sdk::OpRegistry registry;
   sdk::WorkLanes lanes;
   lanes.stop_and_join();
@@ -354,9 +403,11 @@ TEST(RunInLane, StoppedLanesRejectTheOpWithoutCompletingIt) {
                              [](const sdk::Pending&, sdk::CancelScope&) {
                                return sdk::OpResult::ok(json::object());
                              }),
-            VC_E_UNAVAILABLE);
-  registry.cancel(op.get());  // the registry forgot it: a late cancel finds nothing
-  EXPECT_EQ(op.completions(), 0);
+            VC_OK);
+  registry.cancel(op.get());  // completed already: a late cancel finds nothing
+  EXPECT_EQ(op.completions(), 1);
+  EXPECT_EQ(op.status(), VC_E_UNAVAILABLE);
+  EXPECT_EQ(op.message(), "The backend is shutting down; the operation was not started.");
 }
 
 TEST(OpRegistry, EmitWaitingRetriesWhileTheHostPushesBack) {

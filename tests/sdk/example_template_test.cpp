@@ -75,6 +75,20 @@ TEST_F(ExampleTemplateTest, ComputersAreDirectories) {
   EXPECT_FALSE(fs::exists(dir_ / "computers" / "box"));
 }
 
+TEST_F(ExampleTemplateTest, CreateAdoptsAnExistingComputerOnlyWhenAsked) {
+  create("box");
+  json request = {{"computer_id", "box"}, {"temporary", false}, {"network_access", true},
+                  {"desktop_environment", false}, {"workspace_directory", "/workspace"},
+                  {"shell", "/bin/sh"}};
+  auto taken = run(backend_->ops->create, request);
+  EXPECT_EQ(taken->status(), VC_E_ALREADY_EXISTS);
+  EXPECT_EQ(taken->message(), "Computer 'box' already exists.");
+  request["adopt_existing"] = true;
+  auto adopted = run(backend_->ops->create, request);
+  ASSERT_EQ(adopted->status(), VC_OK) << adopted->message();
+  EXPECT_EQ(json::parse(adopted->json())["computer_id"], "box");
+}
+
 TEST_F(ExampleTemplateTest, RefusesABadRequestWithAMessage) {
   auto op = run(backend_->ops->create, {{"computer_id", "../escape"}});
   EXPECT_EQ(op->status(), VC_E_INVALID_ARGUMENT);

@@ -100,6 +100,7 @@ class FakeOp {
  public:
   FakeOp() {
     op_.struct_size = sizeof op_;
+    op_.id = next_id();
     op_.host_ctx = this;
     op_.complete = &FakeOp::complete_cb;
     op_.emit = &FakeOp::emit_cb;
@@ -109,6 +110,15 @@ class FakeOp {
   FakeOp& operator=(const FakeOp&) = delete;
 
   const vc_op* get() const { return &op_; }
+  uint64_t id() const { return op_.id; }
+
+  // Acts as a 1.0 host: the vc_op ends where ABI 1.0 ended it, without an id.
+  void as_abi_1_0() {
+    op_.struct_size = offsetof(vc_op, id);
+    op_.id = 0;
+  }
+  // A new op at this address, as a 1.1 host may hand out after the old one completed.
+  void renumber() { op_.id = next_id(); }
 
   // Test knobs, set before starting the op.
   uint64_t truncate_after = 0;      // emit() answers VC_NOTE_TRUNCATED past this many bytes
@@ -139,6 +149,11 @@ class FakeOp {
 
  private:
   static FakeOp& self(const vc_op* op) { return *static_cast<FakeOp*>(op->host_ctx); }
+  // Like a 1.1 host's: nonzero and never reused in the process.
+  static uint64_t next_id() {
+    static std::atomic<uint64_t> counter{0};
+    return ++counter;
+  }
 
   static void VC_CALL complete_cb(const vc_op* op, vc_status status, const char* json,
                                   size_t json_len, const char* message, size_t message_len) {

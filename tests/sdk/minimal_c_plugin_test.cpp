@@ -68,10 +68,11 @@ TEST_F(MinimalCPluginTest, RefusesBadRequestsAndCancels) {
   auto bad = run(backend_->ops->create, {{"computer_id", "../up"}});
   EXPECT_EQ(bad->status(), VC_E_INVALID_ARGUMENT);
   EXPECT_EQ(bad->message().rfind("Invalid create request: computer_id", 0), 0u);
-  vc_test::FakeOp rejected;
+  vc_test::FakeOp not_json;
   std::string garbage = "nope";
-  EXPECT_EQ(backend_->ops->list(backend_, garbage.data(), garbage.size(), rejected.get()),
-            VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(backend_->ops->list(backend_, garbage.data(), garbage.size(), not_json.get()), VC_OK);
+  EXPECT_EQ(not_json.status(), VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(not_json.message(), "Invalid list request: it is not a JSON object.");
 
   run(backend_->ops->create, {{"computer_id", "box"}});
   auto running = start_exec(shell("sleep 30"));
@@ -85,7 +86,17 @@ TEST_F(MinimalCPluginTest, RefusesBadRequestsAndCancels) {
   backend_->ops->cancel(backend_, running->get());  // late: harmless
   std::this_thread::sleep_for(50ms);
   EXPECT_EQ(running->completions(), 1);
-  EXPECT_EQ(rejected.completions(), 0);
+  EXPECT_EQ(not_json.completions(), 1);
+}
+
+TEST_F(MinimalCPluginTest, CreateAdoptsAnExistingComputerOnlyWhenAsked) {
+  ASSERT_EQ(run(backend_->ops->create, {{"computer_id", "box"}})->status(), VC_OK);
+  auto again = run(backend_->ops->create, {{"computer_id", "box"}});
+  EXPECT_EQ(again->status(), VC_E_ALREADY_EXISTS);
+  EXPECT_EQ(again->message(), "Computer 'box' already exists.");
+  auto adopted = run(backend_->ops->create, {{"computer_id", "box"}, {"adopt_existing", true}});
+  ASSERT_EQ(adopted->status(), VC_OK) << adopted->message();
+  EXPECT_EQ(json::parse(adopted->json())["computer_id"], "box");
 }
 
 }  // namespace

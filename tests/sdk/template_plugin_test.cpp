@@ -209,7 +209,7 @@ TEST_F(TemplateBackendTest, EnsureImageReportsProgressThenPresent) {
   EXPECT_EQ(result["action"], "present");
 }
 
-TEST_F(TemplateBackendTest, CreateIsIdempotentAndReportsEffectiveSettings) {
+TEST_F(TemplateBackendTest, CreateAdoptsOnlyWhenAskedAndReportsEffectiveSettings) {
   json request = {{"computer_id", "box"}, {"temporary", true}, {"network_access", false},
                   {"desktop_environment", true}, {"workspace_directory", "/workspace"},
                   {"shell", "/bin/sh"}};
@@ -227,8 +227,12 @@ TEST_F(TemplateBackendTest, CreateIsIdempotentAndReportsEffectiveSettings) {
   EXPECT_TRUE(fs::is_directory(scratch() / "box" / "workspace"));
 
   std::ofstream(scratch() / "box" / "workspace" / "kept") << "x";
+  auto taken = run(backend_->ops->create, request);
+  EXPECT_EQ(taken->status(), VC_E_ALREADY_EXISTS);
+  EXPECT_EQ(taken->message(), "Computer 'box' already exists.");
+  request["adopt_existing"] = true;
   auto second = run(backend_->ops->create, request);
-  ASSERT_EQ(second->status(), VC_OK);
+  ASSERT_EQ(second->status(), VC_OK) << second->message();
   EXPECT_EQ(json::parse(second->json())["created_at"], info["created_at"]);
   EXPECT_TRUE(fs::exists(scratch() / "box" / "workspace" / "kept"));
 }
@@ -259,13 +263,14 @@ TEST_F(TemplateBackendTest, RefusesBadRequestsAtOnceWithAMessage) {
     EXPECT_EQ(op.status(), VC_E_INVALID_ARGUMENT) << bad_exec;
     EXPECT_EQ(op.message().rfind("Invalid exec request: ", 0), 0u) << op.message();
   }
-  // A request that is not JSON at all is still rejected outright, never completed.
+  // A request that is not JSON at all is refused the same way (never rejected: ABI 1.1).
   vc_test::FakeOp op;
   std::string not_json = "{not json";
-  EXPECT_EQ(backend_->ops->list(backend_, not_json.data(), not_json.size(), op.get()),
-            VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(backend_->ops->list(backend_, not_json.data(), not_json.size(), op.get()), VC_OK);
   std::this_thread::sleep_for(20ms);
-  EXPECT_EQ(op.completions(), 0);
+  EXPECT_EQ(op.completions(), 1);
+  EXPECT_EQ(op.status(), VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(op.message(), "Invalid list request: it is not a JSON object");
   EXPECT_FALSE(fs::exists(dir_ / "escape"));
 }
 

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
@@ -77,7 +78,10 @@ std::string OpOutcome::describe() const {
 // --- PendingOp -----------------------------------------------------------------------------
 
 PendingOp::PendingOp(std::string name) : name_(std::move(name)) {
+  // Ids as a 1.1 host gives them: nonzero, never reused in the process.
+  static std::atomic<uint64_t> last_id{0};
   op_.struct_size = sizeof op_;
+  op_.id = ++last_id;
   op_.host_ctx = this;
   op_.complete = &PendingOp::on_complete;
   op_.emit = &PendingOp::on_emit;

@@ -113,6 +113,8 @@ class FakeBackend : public backend_proxy::Backend {
   }
 
   const plugins::PluginInfo& info() const override { return info_; }
+  // The ABI minor the fake plugin claims to be built for (0 unless set).
+  void set_abi_minor(uint32_t minor) { info_.abi_minor = minor; }
 
   CancelHandle start(backend_proxy::Operation op, const Json& request, backend_proxy::OpCallbacks callbacks,
                      std::string_view stdin_bytes) override {

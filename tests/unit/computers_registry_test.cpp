@@ -112,7 +112,56 @@ TEST_F(RegistryTest, CreatesAfterEnsuringTheImageWhenNoComputerExists) {
   EXPECT_EQ(backend_->started(Operation::ensure_image)[0]->request, Json::object());
   EXPECT_EQ(backend_->started(Operation::create)[0]->request.dump(),
             R"({"computer_id":"test-computer","temporary":false,"network_access":false,)"
-            R"("desktop_environment":true,"workspace_directory":"/home/work","shell":"/bin/sh"})");
+            R"("desktop_environment":true,"workspace_directory":"/home/work","shell":"/bin/sh",)"
+            R"("adopt_existing":true})");
+}
+
+TEST_F(RegistryTest, ACreateRacedByAnotherClientAttachesOnceMoreToA10Plugin) {
+  backend_->script(Operation::create,
+                   FakeReply::fail(VC_E_ALREADY_EXISTS, "The name is taken."));
+  backend_->script(Operation::attach,
+                   FakeReply::fail(VC_E_NOT_FOUND, "No computer named 'test-computer' exists."));
+  backend_->script(Operation::attach, FakeReply::ok(fake_computer_info()));
+  Outcome<ComputerInfo> outcome;
+  registry_->acquire({}, outcome.callback());
+  run();
+
+  ASSERT_TRUE(outcome.ok()) << outcome.failure().message;
+  EXPECT_EQ(started_kinds(),
+            (std::vector<Operation>{Operation::validate, Operation::attach, Operation::ensure_image,
+                                    Operation::create, Operation::attach,
+                                    Operation::wait_for_death}));
+}
+
+TEST_F(RegistryTest, TheAttachFallbackRunsOnlyOnce) {
+  backend_->script(Operation::create,
+                   FakeReply::fail(VC_E_ALREADY_EXISTS, "The name is taken."));
+  backend_->script(Operation::create,
+                   FakeReply::fail(VC_E_ALREADY_EXISTS, "The name is still taken."));
+  Outcome<ComputerInfo> outcome;
+  registry_->acquire({}, outcome.callback());
+  run();
+
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.failure().status, VC_E_ALREADY_EXISTS);
+  EXPECT_EQ(outcome.failure().message, "The name is still taken.");
+  EXPECT_EQ(backend_->count(Operation::create), 2U);
+  EXPECT_EQ(backend_->count(Operation::attach), 2U);
+}
+
+TEST_F(RegistryTest, A11PluginsAlreadyExistsIsFinalBecauseItWouldHaveAdopted) {
+  backend_->set_abi_minor(1);
+  backend_->script(Operation::create,
+                   FakeReply::fail(VC_E_ALREADY_EXISTS,
+                                   "The name is in use by a container not owned by this server."));
+  Outcome<ComputerInfo> outcome;
+  registry_->acquire({}, outcome.callback());
+  run();
+
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.failure().status, VC_E_ALREADY_EXISTS);
+  EXPECT_EQ(backend_->count(Operation::attach), 1U);
+  EXPECT_EQ(backend_->started(Operation::create).at(0)->request["adopt_existing"], true);
 }
 
 TEST_F(RegistryTest, AnAcquiredComputerIsReusedWithoutBackendWork) {
@@ -694,6 +743,7 @@ TEST_F(LifecycleTest, CreateRefusesATakenIdAndValidatesOnlyOnce) {
   EXPECT_EQ(request["temporary"], false);
   EXPECT_EQ(request["shell"], "/bin/sh");
   EXPECT_EQ(request["workspace_directory"], "/home/work");
+  EXPECT_EQ(request["adopt_existing"], false) << "creating never adopts";
   EXPECT_EQ(backend_->count(Operation::validate), 1U);
 }
 

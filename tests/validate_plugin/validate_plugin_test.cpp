@@ -172,6 +172,24 @@ TEST(ValidatePluginTest, FlawedPluginFailsTheNamedChecks) {
   EXPECT_EQ(run.detail_of("op.factory_reset"), "skipped (not declared)");
 }
 
+// ABI 1.1 deprecates rejecting an op: for a plugin built for 1.1 the check of the rejected op
+// fails, naming the deprecation (the host itself still answers the op).
+TEST(ValidatePluginTest, AOneOnePluginsSynchronousRejectionFailsItsCheck) {
+  TempDirectory state("vc-validate-state");
+  const ValidateRun run = validate({VC_OP_IDS_PLUGIN, "--json", "--op-timeout", "3",
+                                    "--state-dir", state.path().string()});
+  ASSERT_EQ(run.code(), 1) << run.describe();
+  EXPECT_EQ(run.status_of("op.validate"), "pass") << run.detail_of("op.validate");
+  EXPECT_EQ(run.status_of("op.create"), "fail") << run.detail_of("op.create");
+  EXPECT_NE(run.detail_of("op.create")
+                .find("create was rejected synchronously (status -8, VC_E_BUSY), which ABI 1.1 "
+                      "deprecates"),
+            std::string::npos)
+      << run.detail_of("op.create");
+  EXPECT_EQ(run.status_of("contract.exactly-once"), "fail")
+      << run.detail_of("contract.exactly-once");
+}
+
 TEST(ValidatePluginTest, FlawedPluginTextReportNamesEachFailure) {
   TempDirectory state("vc-validate-state");
   const ValidateRun run = validate({VC_FLAWED_PLUGIN, "--op-timeout", "3", "--state-dir",

@@ -86,9 +86,12 @@ void ContainerBackend::destroy() {
 vc_status ContainerBackend::accept(const vc_op* op, std::function<void(const Pending&)> task) {
   auto pending = registry_->accept(op);
   if (!loop_->post([pending, task = std::move(task)] { task(pending); })) {
-    registry_->forget(pending);
-    log_.error("rejected an operation: the backend is shutting down");
-    return VC_E_UNAVAILABLE;
+    // Completed rather than rejected (deprecated since ABI 1.1): the user reads why.
+    log_.error("refused an operation: the backend is shutting down");
+    registry_->complete(pending, sdk::OpResult::error(VC_E_UNAVAILABLE,
+                                                      "The " + profile_.engine_name +
+                                                          " backend is shutting down; the "
+                                                          "operation was not started."));
   }
   return VC_OK;
 }
@@ -216,6 +219,7 @@ vc_status ContainerBackend::create_computer(sdk::CreateRequest request, const vc
   create.spec.overrides = ctx_->options.create_overrides;
   create.network_access = request.network_access;
   create.shell = request.shell;
+  create.adopt_existing = request.adopt_existing;
   return run_in_lifecycle_lane(op, request.computer_id, [this, create](FlowScope scope, Record record,
                                                                        Callback<nlohmann::json> done) {
     run_create(*ctx_, std::move(scope), std::move(record), create, std::move(done));

@@ -30,6 +30,11 @@ OpFailure missing_computer(const BackendContext& ctx, const std::string& compute
                    error_details(ctx.profile, "computer_not_found", false)};
 }
 
+OpFailure existing_computer(const BackendContext& ctx, const std::string& computer_id) {
+  return OpFailure{VC_E_ALREADY_EXISTS, "Computer '" + computer_id + "' already exists.",
+                   error_details(ctx.profile, "computer_exists", false)};
+}
+
 OpFailure foreign_container(const BackendContext& ctx, const std::string& computer_id) {
   return OpFailure{VC_E_ALREADY_EXISTS,
                    ctx.profile.product_display_name + " name '" + container_name(computer_id) +
@@ -305,12 +310,15 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
  private:
   void on_create_failed(OpFailure failure) {
     if (failure.status != VC_E_ALREADY_EXISTS) return done_(std::move(failure));
-    // Somebody created the name between our inspect and our create: adopt it when it is ours,
-    // refuse it otherwise.
+    // Somebody created the name between our inspect and our create: adopt it when it is ours
+    // and the request allows it, refuse it otherwise.
     inspect_owned(ctx_, scope_, record_,
                   [self = shared_from_this(), failure](Expected<std::optional<nlohmann::json>> r) {
                     if (!r.ok()) return self->done_(r.failure());
                     if (!r.value()) return self->done_(failure);
+                    if (!self->request_.adopt_existing) {
+                      return self->done_(existing_computer(self->ctx_, self->record_->computer_id));
+                    }
                     bring_up(self->ctx_, self->scope_, self->record_, self->request_.shell,
                              self->request_.network_access, self->request_.spec.desktop_environment,
                              *r.value(), self->done_);
@@ -402,7 +410,9 @@ void run_create(BackendContext& ctx, FlowScope scope, Record record, CreateReque
                  done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
                   if (!r.ok()) return done(r.failure());
                   if (r.value()) {
-                    // Ours already: the schema's "created (or already existing and owned)".
+                    if (!request.adopt_existing) {
+                      return done(existing_computer(ctx, record->computer_id));
+                    }
                     return bring_up(ctx, scope, record, request.shell, request.network_access,
                                     request.spec.desktop_environment, *r.value(),
                                     std::move(done));
@@ -539,6 +549,9 @@ void run_factory_reset(BackendContext& ctx, FlowScope scope, Record record,
                   request.spec.overrides = ctx.options.create_overrides;
                   request.network_access = has_network_access(attached_networks(old));
                   request.shell = record->shell;
+                  // As before adopt_existing existed: a container of ours that appears under
+                  // the name between the delete and the create is taken, not a failed reset.
+                  request.adopt_existing = true;
                   if (!is_desktop_capable(old)) {
                     return replace_computer(ctx, scope, record, std::move(request), std::move(done));
                   }

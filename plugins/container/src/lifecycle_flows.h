@@ -29,6 +29,7 @@ struct CreateRequest {
   ContainerSpec spec;
   bool network_access = true;
   std::string shell;
+  bool adopt_existing = false;  // the create request's "adopt_existing" (ABI 1.1)
 };
 
 // attach runs with its request as the SDK parsed it.
@@ -38,7 +39,9 @@ using FlowScope = std::shared_ptr<CancelScope>;
 using Record = std::shared_ptr<ComputerRecord>;
 
 // Creates and starts the computer and waits until it runs commands. An existing container of
-// ours with that name is adopted instead (like attach); a stranger's is refused.
+// ours with that name, found first or created by somebody else meanwhile, is adopted (like
+// attach) when request.adopt_existing is set and refused with VC_E_ALREADY_EXISTS otherwise; a
+// stranger's is always refused.
 void run_create(BackendContext& ctx, FlowScope scope, Record record, CreateRequest request,
                 Callback<nlohmann::json> done);
 

@@ -36,9 +36,11 @@
 #  define VC_EXTERN_C
 #endif
 
-/* The major changes the entry symbol's name; minors only append. */
+/* The major changes the entry symbol's name; minors only append. What each minor added:
+ *   1.1  vc_op.id; the create request's "adopt_existing"; an op function answering an error
+ *        is deprecated (accept the op and complete it at once with a message instead). */
 #define VC_ABI_MAJOR 1u
-#define VC_ABI_MINOR 0u
+#define VC_ABI_MINOR 1u
 
 /* Bytes "VCB1" read as a little-endian uint32. */
 #define VC_DESCRIPTOR_MAGIC 0x31424356u

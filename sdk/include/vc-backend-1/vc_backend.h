@@ -42,7 +42,10 @@ typedef struct vc_backend vc_backend;
 /* Signature shared by every asynchronous operation. [loop-thread], must not block (budget:
  * about a millisecond; do engine I/O on your own threads or non-blocking sockets).
  *   VC_OK  => exactly one op->complete() follows (any thread, possibly before return).
- *   error  => rejected; op->complete() must not be called.
+ *   error  => rejected; op->complete() must not be called. Deprecated since 1.1 (see vc_op.h):
+ *             the user reads only a generic sentence naming the backend, the op and the
+ *             status. Refuse a malformed or impossible request by calling op->complete() with
+ *             the error and an actionable message, then returning VC_OK.
  * `request_json` is borrowed for the call. */
 typedef vc_status(VC_CALL *vc_async_op_fn)(vc_backend *self, const char *request_json,
                                            size_t request_len, const vc_op *op);
@@ -77,9 +80,14 @@ typedef struct vc_backend_ops {
   /* {"image"?} -> {"image","action":"present"|"pulled"|"built"}. Emits VC_STREAM_PROGRESS. */
   vc_async_op_fn ensure_image;
   /* {"computer_id","temporary","network_access","desktop_environment","workspace_directory",
-   *  "shell","image"?,"resources"?:{"cpus"?,"memory"?,"pids_limit"?}} -> computer info.
+   *  "shell","image"?,"resources"?:{"cpus"?,"memory"?,"pids_limit"?},"adopt_existing"?}
+   * -> computer info.
    * Creates and starts the computer and waits until it runs commands. VC_E_ALREADY_EXISTS when
-   * its name is taken by something this backend does not own. */
+   * its name is taken by something this backend does not own, and when a computer of this
+   * backend with that id exists already, unless "adopt_existing" (1.1; absent means false) is
+   * true: then that computer is adopted exactly as attach does it (started if stopped, given
+   * the requested network_access) and its info is the result. A 1.0 plugin ignores the field;
+   * a host that sets it falls back to attach when such a plugin answers VC_E_ALREADY_EXISTS. */
   vc_async_op_fn create;
   /* {"computer_id","network_access","desktop_environment","shell"} -> computer info.
    * Adopts an existing computer, starting it if stopped, and applies the given network state.

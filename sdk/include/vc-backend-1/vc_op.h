@@ -5,9 +5,24 @@
  *  - The op function returns VC_OK  => exactly one op->complete() follows, from any thread,
  *    possibly before the op function returns.
  *  - The op function returns an error => the op was rejected; complete() must never be called.
+ *    Deprecated since 1.1: a rejection carries no message, so the user only learns a status.
+ *    A 1.1 plugin accepts every op it is given and, to refuse it, calls complete() with the
+ *    error and a message before returning VC_OK. Hosts keep accepting rejections from every
+ *    plugin, and log a warning once per backend instance for a plugin built for 1.1 or later.
  *  - All emit() calls of an op happen-before its complete().
  *  - After complete() the plugin must not touch the op again. The vc_op pointer stays valid
  *    until the host has processed the completion; a late ops->cancel() for it is harmless.
+ *
+ * Identity: the address and the id (1.1) promise different things.
+ *  - The vc_op address is unique among the ops that are pending, and no further: once the host
+ *    has processed an op's completion it may hand the same address to a new op, while a late
+ *    ops->cancel() for the old one is still allowed. State keyed by the address must therefore
+ *    be dropped no later than the op's complete(), and a cancel must be looked up, never
+ *    assumed to belong to the op that had the address before.
+ *  - op->id (check VC_HAS_FIELD(op, vc_op, id)) is nonzero and unique for the life of the host
+ *    process: never reused, across every backend instance of every plugin. Key bookkeeping
+ *    that may outlive complete() (a queued cancel, a log line, a retried engine call) by it.
+ *    Against a 1.0 host the field is absent; fall back to the address there.
  *  - The host never re-enters the plugin from complete(), emit() or is_cancelled(): their
  *    effects are queued and handled on a later turn of the host's loop.
  *  - Every buffer passed in either direction is borrowed for the duration of the call; the
@@ -56,6 +71,10 @@ struct vc_op {
   int32_t(VC_CALL *is_cancelled)(const vc_op *op);
 
   /* 1.x additions strictly below. */
+
+  /* 1.1: nonzero, unique for the life of the host process and never reused (see "Identity"
+   * above). Set by the host before the op function is called; constant afterwards. */
+  uint64_t id;
 };
 
 #ifdef __cplusplus

@@ -26,7 +26,9 @@ typedef struct vc_plugin_descriptor {
   uint32_t magic;              /* VC_DESCRIPTOR_MAGIC */
   uint32_t abi_major;          /* VC_ABI_MAJOR of the header the plugin was built with */
   uint32_t abi_minor;          /* VC_ABI_MINOR of that header */
-  uint32_t min_host_abi_minor; /* the oldest host minor this plugin works with */
+  uint32_t min_host_abi_minor; /* the oldest host minor this plugin works with: 1 when it
+                                * relies on a 1.1 addition (vc_op.id, adopt_existing) being
+                                * there; an older host then refuses to load it */
   uint32_t reserved0;
   const char *id;          /* reverse-DNS, unique: "org.example.docker" */
   const char *name;        /* short backend name used by --backend: "docker"; [a-z0-9-]+ */

@@ -62,11 +62,18 @@ class ExampleBackend {
   }
 
   vc_status create_computer(sdk::CreateRequest request, const vc_op* op) {
-    return on_computer(op, request.computer_id, [this](const std::string& id) {
-      std::error_code ec;
-      fs::create_directories(root_ / id, ec);  // an existing computer is kept as it is
-      return ec ? io_failure("create", root_ / id, ec) : describe(id);
-    });
+    return on_computer(op, request.computer_id,
+                       [this, adopt = request.adopt_existing](const std::string& id) {
+                         std::error_code ec;
+                         // An existing computer is kept as it is: adopted when asked to be.
+                         if (fs::is_directory(root_ / id, ec)) {
+                           if (adopt) return describe(id);
+                           return OpResult::error(VC_E_ALREADY_EXISTS,
+                                                  "Computer '" + id + "' already exists.");
+                         }
+                         fs::create_directories(root_ / id, ec);
+                         return ec ? io_failure("create", root_ / id, ec) : describe(id);
+                       });
   }
 
   vc_status attach(sdk::AttachRequest request, const vc_op* op) {

@@ -42,6 +42,7 @@ typedef struct job {
   char working_directory[PATH_MAX];
   int64_t timeout_ms;
   int64_t output_limit;
+  int adopt_existing; /* create: take an existing computer instead of refusing it (ABI 1.1) */
 } job;
 
 typedef struct backend {
@@ -230,6 +231,11 @@ static void run_job(backend *b, job *j) {
       complete(j->op, VC_OK, "{\"engine\":\"minimal-c\"}", NULL);
       return;
     case JOB_CREATE:
+      if (exists && !j->adopt_existing) {
+        snprintf(result, sizeof result, "Computer '%s' already exists.", j->computer_id);
+        complete(j->op, VC_E_ALREADY_EXISTS, NULL, result);
+        return;
+      }
       if (!exists && ((mkdir(b->root, 0755) != 0 && errno != EEXIST) || mkdir(path, 0755) != 0)) {
         snprintf(result, sizeof result, "Cannot create %.900s: %s.", path, strerror(errno));
         complete(j->op, VC_E_FAILED, NULL, result);
@@ -315,7 +321,10 @@ static job *start_job(const char *json, size_t len, const vc_op *op, enum job_ki
                       const char *operation, int needs_computer) {
   char message[160];
   job *j = calloc(1, sizeof *j);
-  if (j == NULL) return NULL;
+  if (j == NULL) {
+    complete(op, VC_E_NO_MEMORY, NULL, "Out of memory.");
+    return NULL;
+  }
   j->op = op;
   j->kind = kind;
   if (!needs_computer || (request_string(json, len, "computer_id", j->computer_id,
@@ -329,12 +338,25 @@ static job *start_job(const char *json, size_t len, const vc_op *op, enum job_ki
   return NULL;
 }
 
+/* A request this reader cannot walk. Completed with the reason rather than rejected: since ABI
+ * 1.1 an op function accepts every op, so that the user reads a message, not a bare status. */
+static vc_status not_an_object(const vc_op *op, const char *operation) {
+  char message[96];
+  snprintf(message, sizeof message, "Invalid %s request: it is not a JSON object.", operation);
+  complete(op, VC_E_INVALID_ARGUMENT, NULL, message);
+  return VC_OK;
+}
+
 /* The op functions whose job needs nothing but (maybe) the computer_id. */
 static vc_status queue_job(vc_backend *self, const char *json, size_t len, const vc_op *op,
                            enum job_kind kind, const char *operation, int needs_computer) {
-  if (json != NULL && len != 0 && !request_is_object(json, len)) return VC_E_INVALID_ARGUMENT;
+  if (json != NULL && len != 0 && !request_is_object(json, len)) {
+    return not_an_object(op, operation);
+  }
   job *j = start_job(json, len, op, kind, operation, needs_computer);
-  return j == NULL ? VC_OK : enqueue(self->plugin_ctx, j);
+  if (j == NULL) return VC_OK;
+  if (kind == JOB_CREATE) request_bool(json, len, "adopt_existing", &j->adopt_existing);
+  return enqueue(self->plugin_ctx, j);
 }
 static vc_status VC_CALL validate(vc_backend *self, const char *json, size_t len, const vc_op *op) {
   return queue_job(self, json, len, op, JOB_VALIDATE, "validate", 0);
@@ -362,7 +384,7 @@ static vc_status VC_CALL ensure_image(vc_backend *self, const char *json, size_t
 static vc_status VC_CALL exec(vc_backend *self, const char *json, size_t len,
                               const uint8_t *stdin_data, size_t stdin_len, const vc_op *op) {
   (void)stdin_data, (void)stdin_len;  /* without VC_CAP_EXEC_STDIN the host sends none */
-  if (!request_is_object(json, len)) return VC_E_INVALID_ARGUMENT;
+  if (!request_is_object(json, len)) return not_an_object(op, "exec");
   job *j = start_job(json, len, op, JOB_EXEC, "exec", 1);
   if (j == NULL) return VC_OK;
   if (!request_string(json, len, "shell", j->shell, sizeof j->shell)) strcpy(j->shell, "/bin/sh");

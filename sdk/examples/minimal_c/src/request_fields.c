@@ -99,6 +99,21 @@ int request_string(const char *doc, size_t len, const char *key, char *out, size
   return doc != NULL && find_member(doc, len, key, &c) && read_string(&c, out, cap);
 }
 
+int request_bool(const char *doc, size_t len, const char *key, int *out) {
+  cursor c;
+  if (doc == NULL || !find_member(doc, len, key, &c)) return 0;
+  size_t left = (size_t)(c.end - c.p);
+  if (left >= 4 && memcmp(c.p, "true", 4) == 0) {
+    *out = 1;
+    return 1;
+  }
+  if (left >= 5 && memcmp(c.p, "false", 5) == 0) {
+    *out = 0;
+    return 1;
+  }
+  return 0;
+}
+
 int request_integer(const char *doc, size_t len, const char *key, int64_t *out) {
   cursor c;
   char digits[24];

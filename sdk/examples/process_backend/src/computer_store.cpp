@@ -96,8 +96,12 @@ OpResult ComputerStore::check_root() const {
   return OpResult::ok({{"engine", "host-process"}, {"address", root_.string()}});
 }
 
-OpResult ComputerStore::create(const std::string& computer_id, bool temporary) const {
-  if (exists(computer_id)) return info(computer_id);
+OpResult ComputerStore::create(const std::string& computer_id, bool temporary,
+                               bool adopt_existing) const {
+  if (exists(computer_id)) {
+    if (adopt_existing) return info(computer_id);
+    return OpResult::error(VC_E_ALREADY_EXISTS, "Computer '" + computer_id + "' already exists.");
+  }
   return make(computer_id, temporary);
 }
 

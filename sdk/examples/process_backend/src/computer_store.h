@@ -32,8 +32,9 @@ class ComputerStore {
 
   // Creates the scratch root if needed; the validate probe.
   OpResult check_root() const;
-  // Creates the computer, or returns the existing one unchanged (create is idempotent).
-  OpResult create(const std::string& computer_id, bool temporary) const;
+  // Creates the computer. An existing one is returned unchanged when `adopt_existing`, else
+  // refused with VC_E_ALREADY_EXISTS.
+  OpResult create(const std::string& computer_id, bool temporary, bool adopt_existing) const;
   // Computer info, or VC_E_NOT_FOUND "No computer named X".
   OpResult info(const std::string& computer_id) const;
   // {"computers":[...]}: every directory under the root whose name is a valid computer_id.

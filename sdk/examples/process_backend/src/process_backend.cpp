@@ -127,8 +127,9 @@ vc_status ProcessBackend::create_computer(vc::sdk::CreateRequest request, const 
   // The result reports the effective settings, which is how the host learns what was ignored.
   if (!request.network_access) log_.warn("create " + id + ": cannot cut host processes off the network");
   if (request.desktop_environment) log_.warn("create " + id + ": the process backend has no desktop");
-  return run_on_worker(op, [this, id, temporary = request.temporary] {
-    return store_.create(id, temporary);
+  return run_on_worker(op, [this, id, temporary = request.temporary,
+                            adopt = request.adopt_existing] {
+    return store_.create(id, temporary, adopt);
   });
 }
 

@@ -20,17 +20,19 @@
 // desktop-control extension (ext/vc_backend_desktop_control.h) through get_extension.
 //
 // Every thunk, on the host's loop thread:
-//  - parses the borrowed request document (NULL or empty means {}); a document that is not a
-//    JSON object is rejected (VC_E_INVALID_ARGUMENT, never completed);
+//  - parses the borrowed request document (NULL or empty means {});
 //  - parses the typed request and calls the member, returning its status. The member follows
 //    the op contract: VC_OK means exactly one completion follows, an error means none does;
-//  - turns InvalidRequest thrown by the parse, or by the member before it accepted the op, into
-//    an op accepted and completed at once with VC_E_INVALID_ARGUMENT and
-//    "Invalid <slot> request: <why>" (ABI 1 gives a rejected op no message; this way the user
-//    reads what is wrong);
-//  - lets no exception cross into the host: std::bad_alloc becomes VC_E_NO_MEMORY, anything
-//    else VC_E_FAILED (logged); the op counts as rejected then, so the member must not have
-//    accepted it.
+//  - never rejects an op (deprecated since ABI 1.1: a rejection reaches the user without a
+//    message). Whatever would have been a rejection becomes an op accepted and completed at
+//    once, with a sentence the user reads:
+//      a document that is not a JSON object, or InvalidRequest thrown by the parse or by the
+//      member before it accepted the op: VC_E_INVALID_ARGUMENT, "Invalid <slot> request: <why>";
+//      an error status returned by the member: that status, with a generic sentence (a member
+//      should rather complete the op itself, with a message that says why);
+//      an exception (nothing may unwind into the host): std::bad_alloc gives VC_E_NO_MEMORY,
+//      anything else VC_E_FAILED (logged). The member must not have accepted the op then.
+//    Only when even that completion cannot be built (out of memory) is the status returned.
 #pragma once
 
 #include <algorithm>
@@ -84,29 +86,65 @@ vc_status guarded(vc_backend* self, const char* what, Call&& call) noexcept {
   }
 }
 
+// [loop-thread] Completes an op nobody accepted with `status` and the sentence `describe()`
+// builds, and returns the status the op function answers: VC_OK, or `status` itself (a
+// rejection, the one answer left) when the completion could not be built.
+template <class Describe>
+vc_status complete_refused(const vc_op* op, vc_status status, Describe&& describe) noexcept {
+  try {
+    complete_op(op, OpResult::error(status, describe()));
+    return VC_OK;
+  } catch (...) {
+    return status;
+  }
+}
+
 // Parses the typed request and calls `member` with it; see the file comment for the rules.
 template <class Backend, class Request, class Member>
 vc_status run_op(vc_backend* self, const char* slot, const char* json, size_t len, const vc_op* op,
                  Member&& member) noexcept {
-  return guarded<Backend>(self, slot, [&]() -> vc_status {
+  const auto invalid_request = [slot](const std::string& why) {
+    return "Invalid " + std::string(slot) + " request: " + why;
+  };
+  try {
     Backend& backend = backend_of<Backend>(self);
     nlohmann::json document =
         json == nullptr || len == 0
             ? nlohmann::json::object()
             : nlohmann::json::parse(std::string_view(json, len), nullptr, /*allow_exceptions=*/false);
     if (!document.is_object()) {
-      backend.log().warn(std::string(slot) + ": rejected a request that is not a JSON object");
-      return VC_E_INVALID_ARGUMENT;
+      backend.log().warn(std::string(slot) + ": the request is not a JSON object");
+      return complete_refused(op, VC_E_INVALID_ARGUMENT,
+                              [&] { return invalid_request("it is not a JSON object"); });
     }
+    vc_status status = VC_OK;
     try {
-      return member(backend, Request::parse(document));
+      status = member(backend, Request::parse(document));
     } catch (const InvalidRequest& invalid) {
       backend.log().warn(std::string(slot) + ": invalid request: " + invalid.what());
-      complete_op(op, OpResult::error(VC_E_INVALID_ARGUMENT, "Invalid " + std::string(slot) +
-                                                                 " request: " + invalid.what()));
-      return VC_OK;
+      return complete_refused(op, VC_E_INVALID_ARGUMENT,
+                              [&] { return invalid_request(invalid.what()); });
     }
-  });
+    if (status >= 0) return status;
+    return complete_refused(op, status, [&] {
+      return "The backend refused the " + std::string(slot) + " request (status " +
+             std::to_string(status) + ") without saying why.";
+    });
+  } catch (const std::bad_alloc&) {
+    return complete_refused(op, VC_E_NO_MEMORY, [] { return std::string("Out of memory."); });
+  } catch (const std::exception& e) {
+    try {
+      backend_of<Backend>(self).log().error(std::string(slot) + " failed: " + e.what());
+    } catch (...) {
+    }
+    return complete_refused(op, VC_E_FAILED, [&] {
+      return "The backend failed " + std::string(slot) + ": " + e.what();
+    });
+  } catch (...) {
+    return complete_refused(op, VC_E_FAILED, [&] {
+      return "The backend failed " + std::string(slot) + " with an unknown error.";
+    });
+  }
 }
 
 // One slot: whether the backend implements it, and its C thunk.

@@ -24,16 +24,18 @@ namespace vc::sdk {
 
 using Pending = std::shared_ptr<PendingOp>;
 
-// What post_op() hands back on VC_OK: the accepted op and its place in the lane.
+// What post_op() hands back when it queued the task: the accepted op and its place in the lane.
+// Left empty when the op was completed at once instead.
 struct PostedOp {
   Pending pending;
   WorkLanes::Ticket ticket = 0;
 };
 
 // [loop-thread] Accepts `op` and queues `task` on `lane`; the task completes the op itself,
-// through `registry`. When the task cannot be queued the op is forgotten again, so it counts as
-// rejected: VC_E_UNAVAILABLE once lanes.stop_and_join() has begun, or the exception posting
-// threw (which the op table turns into a status).
+// through `registry`. Once lanes.stop_and_join() has begun the op completes at once with
+// VC_E_UNAVAILABLE instead (a rejection would reach the user without a message). When posting
+// throws, the op is forgotten again and the exception propagates (the op table completes the op
+// with VC_E_FAILED or VC_E_NO_MEMORY).
 inline vc_status post_op(OpRegistry& registry, WorkLanes& lanes, const vc_op* op,
                          const std::string& lane, std::function<void(const Pending&)> task,
                          PostedOp* posted = nullptr) {
@@ -46,8 +48,10 @@ inline vc_status post_op(OpRegistry& registry, WorkLanes& lanes, const vc_op* op
     throw;
   }
   if (ticket == 0) {
-    registry.forget(pending);
-    return VC_E_UNAVAILABLE;
+    registry.complete(pending, OpResult::error(VC_E_UNAVAILABLE,
+                                               "The backend is shutting down; the operation was "
+                                               "not started."));
+    return VC_OK;
   }
   if (posted != nullptr) *posted = PostedOp{std::move(pending), ticket};
   return VC_OK;
@@ -71,7 +75,7 @@ inline vc_status run_in_lane(OpRegistry& registry, WorkLanes& lanes, const vc_op
         registry.complete(pending, run ? work(pending, *scope) : OpResult::cancelled());
       },
       &posted);
-  if (status != VC_OK) return status;
+  if (status != VC_OK || !posted.pending) return status;
   posted.pending->on_cancel([&registry, &lanes, lane, ticket = posted.ticket, scope,
                              weak = std::weak_ptr<PendingOp>(posted.pending)] {
     Pending pending = weak.lock();

@@ -9,6 +9,9 @@
 // ops->cancel() for a finished op harmless, and a vc_op address the host reuses for a new op
 // can never be finished by a stale holder of the old one.
 //
+// Ops are told apart by vc_op.id where the host sets it (ABI 1.1: never reused), and by their
+// address under a 1.0 host (unique only among pending ops; see vc_op.h, "Identity").
+//
 // Cancellation: ops->cancel() flags the op (PendingOp::cancel_requested()) and runs the op's
 // current cancel hook — on the thread that called cancel(), or wherever the dispatcher given to
 // the constructor sends it (for example the plugin's own event loop, so that a hook touching
@@ -17,6 +20,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -32,12 +37,39 @@
 
 namespace vc::sdk {
 
+// [any-thread] The host's id of `op` (vc_op.id, ABI 1.1), or 0 under a 1.0 host, which has none.
+inline std::uint64_t op_id(const vc_op* op) {
+  return VC_HAS_FIELD(op, vc_op, id) ? op->id : 0;
+}
+
+// What the registry files an op under: its id when the host gives one, else its address.
+struct OpKey {
+  std::uint64_t id = 0;
+  const vc_op* address = nullptr;  // only when id == 0
+
+  static OpKey of(const vc_op* op) {
+    const std::uint64_t id = op_id(op);
+    return id != 0 ? OpKey{id, nullptr} : OpKey{0, op};
+  }
+  bool operator==(const OpKey&) const = default;
+};
+
+struct OpKeyHash {
+  std::size_t operator()(const OpKey& key) const noexcept {
+    return key.id != 0 ? std::hash<std::uint64_t>{}(key.id)
+                       : std::hash<const vc_op*>{}(key.address);
+  }
+};
+
 // One accepted op, shared by whoever may finish it.
 class PendingOp {
  public:
-  explicit PendingOp(const vc_op* op) : op_(op) {}
+  explicit PendingOp(const vc_op* op) : op_(op), key_(OpKey::of(op)) {}
   PendingOp(const PendingOp&) = delete;
   PendingOp& operator=(const PendingOp&) = delete;
+
+  // [any-thread] The host's id of the op; 0 under a 1.0 host.
+  std::uint64_t id() const { return key_.id; }
 
   // [any-thread] True once the host asked to cancel the op, or the instance is closing.
   bool cancel_requested() const { return cancel_requested_.load(std::memory_order_acquire); }
@@ -83,6 +115,7 @@ class PendingOp {
   }
 
   const vc_op* const op_;
+  const OpKey key_;
   std::atomic<bool> cancel_requested_{false};
   std::mutex mutex_;
   std::function<void()> hook_;  // guarded by mutex_
@@ -111,7 +144,7 @@ class OpRegistry {
   std::shared_ptr<PendingOp> accept(const vc_op* op) {
     auto pending = std::make_shared<PendingOp>(op);
     std::lock_guard lock(mutex_);
-    live_[op] = pending;
+    live_[pending->key_] = pending;
     return pending;
   }
 
@@ -120,7 +153,7 @@ class OpRegistry {
   void forget(const std::shared_ptr<PendingOp>& pending) {
     {
       std::lock_guard lock(mutex_);
-      auto it = live_.find(pending->op_);
+      auto it = live_.find(pending->key_);
       if (it != live_.end() && it->second == pending) live_.erase(it);
     }
     pending->finish();
@@ -131,7 +164,7 @@ class OpRegistry {
   bool complete(const std::shared_ptr<PendingOp>& pending, const OpResult& result) {
     {
       std::lock_guard lock(mutex_);
-      auto it = live_.find(pending->op_);
+      auto it = live_.find(pending->key_);
       if (it == live_.end() || it->second != pending) return false;
       live_.erase(it);
     }
@@ -182,11 +215,21 @@ class OpRegistry {
 
   // [loop-thread] ops->cancel(): flags the op and runs its current hook. An op that already
   // completed (or is unknown) is ignored.
-  void cancel(const vc_op* op) {
+  void cancel(const vc_op* op) { cancel_key(OpKey::of(op)); }
+
+  // [any-thread] cancel() for the op the host gave `id` (nonzero; ABI 1.1), for a cancel that
+  // reaches the plugin after the vc_op itself may be gone (a queued request, an engine event).
+  // Hooks run as for cancel(): here, or where the dispatcher sends them.
+  void cancel_id(std::uint64_t id) {
+    if (id != 0) cancel_key(OpKey{id, nullptr});
+  }
+
+ private:
+  void cancel_key(const OpKey& key) {
     std::shared_ptr<PendingOp> pending;
     {
       std::lock_guard lock(mutex_);
-      auto it = live_.find(op);
+      auto it = live_.find(key);
       if (it == live_.end()) return;
       pending = it->second;
     }
@@ -203,6 +246,7 @@ class OpRegistry {
     }
   }
 
+ public:
   // [loop-thread] destroy(): from now on nothing reaches the host (complete() and emit() become
   // no-ops) and every live op counts as cancelled; see PendingWork for its hooks.
   void close(PendingWork work) {
@@ -224,7 +268,7 @@ class OpRegistry {
  private:
   Dispatch dispatch_;
   mutable std::mutex mutex_;
-  std::unordered_map<const vc_op*, std::shared_ptr<PendingOp>> live_;
+  std::unordered_map<OpKey, std::shared_ptr<PendingOp>, OpKeyHash> live_;
   std::atomic<bool> closed_{false};
 };
 

@@ -170,7 +170,8 @@ struct ToggleRequest {
 };
 
 // create: {"computer_id","temporary","network_access","desktop_environment",
-//          "workspace_directory","shell","image"?,"resources"?:{"cpus"?,"memory"?,"pids_limit"?}}
+//          "workspace_directory","shell","image"?,"resources"?:{"cpus"?,"memory"?,"pids_limit"?},
+//          "adopt_existing"?}
 struct CreateRequest {
   std::string computer_id;
   bool temporary = false;
@@ -183,6 +184,9 @@ struct CreateRequest {
   std::optional<double> cpus;
   std::optional<std::int64_t> memory_bytes;
   std::optional<std::int64_t> pids_limit;
+  // ABI 1.1: an existing computer of this backend with that id is adopted as attach would,
+  // instead of answering VC_E_ALREADY_EXISTS. Absent means false.
+  bool adopt_existing = false;
 
   static CreateRequest parse(const nlohmann::json& doc) {
     using namespace request_fields;
@@ -200,6 +204,11 @@ struct CreateRequest {
     parsed.workspace_directory = std::move(*workspace);
     parsed.shell = required_string(doc, "shell");
     parsed.image = optional_string(doc, "image", "image must be a non-empty string");
+    if (present(doc, "adopt_existing")) {
+      auto adopt = boolean(doc, "adopt_existing");
+      if (!adopt) throw InvalidRequest("adopt_existing must be a boolean");
+      parsed.adopt_existing = *adopt;
+    }
 
     auto resources = doc.find("resources");
     if (resources == doc.end() || resources->is_null()) return parsed;
