@@ -121,7 +121,9 @@ class FakeOp {
   void renumber() { op_.id = next_id(); }
 
   // Test knobs, set before starting the op.
-  uint64_t truncate_after = 0;      // emit() answers VC_NOTE_TRUNCATED past this many bytes
+  // The host's output limit, as the host keeps it: stdout and stderr bytes past it are dropped
+  // and emit() answers VC_NOTE_TRUNCATED. 0 = none.
+  uint64_t truncate_after = 0;
   int backpressure_every = 0;       // every Nth emit() answers VC_E_BACKPRESSURE
   std::atomic<bool> cancelled{false};  // what is_cancelled() answers
 
@@ -181,13 +183,19 @@ class FakeOp {
       return VC_E_BACKPRESSURE;
     }
     std::string bytes(reinterpret_cast<const char*>(data), len);
-    if (stream == VC_STREAM_STDOUT) me.out_ += bytes;
-    else if (stream == VC_STREAM_STDERR) me.err_ += bytes;
-    else if (stream == VC_STREAM_PROGRESS) me.progress_.push_back(bytes);
-    else return VC_E_INVALID_ARGUMENT;
+    if (stream == VC_STREAM_PROGRESS) {
+      me.progress_.push_back(bytes);
+      return VC_OK;
+    }
+    if (stream != VC_STREAM_STDOUT && stream != VC_STREAM_STDERR) return VC_E_INVALID_ARGUMENT;
+    bool truncated = false;
+    if (me.truncate_after > 0 && me.emitted_ + len > me.truncate_after) {
+      bytes.resize(me.truncate_after > me.emitted_ ? me.truncate_after - me.emitted_ : 0);
+      truncated = true;
+    }
+    (stream == VC_STREAM_STDOUT ? me.out_ : me.err_) += bytes;
     me.emitted_ += len;
-    if (me.truncate_after > 0 && me.emitted_ >= me.truncate_after) return VC_NOTE_TRUNCATED;
-    return VC_OK;
+    return truncated ? VC_NOTE_TRUNCATED : VC_OK;
   }
 
   static int32_t VC_CALL is_cancelled_cb(const vc_op* op) { return self(op).cancelled.load(); }

@@ -52,8 +52,10 @@ class PluginFixture : public ::testing::Test {
     EXPECT_TRUE(op->wait()) << "no completion for " << request;
     return op;
   }
+  // The op's emit keeps the request's output_limit as the host does.
   std::unique_ptr<FakeOp> start_exec(const nlohmann::json& request, const std::string& input = {}) {
     auto op = std::make_unique<FakeOp>();
+    op->truncate_after = request.value("output_limit", uint64_t{0});
     std::string text = request.dump();
     EXPECT_EQ(backend_->ops->exec(backend_, text.data(), text.size(),
                                   reinterpret_cast<const uint8_t*>(input.data()), input.size(),
