@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "exec_agent_channel.h"
+
 namespace vc::container {
 
 std::uint64_t SerialLane::enqueue(Job job) {
@@ -59,6 +61,11 @@ ComputerRecord::ExpectedStop::~ExpectedStop() {
 }
 
 std::shared_ptr<ComputerRecord::ExpectedStop> ComputerRecord::expect_stop() {
+  // The agent's line leads into the container about to stop (or be deleted). Its end would come
+  // on a later turn, after the flow's next command (the readiness check of the restarted or new
+  // container) could already have gone down the dead line; closed now, that command opens a
+  // fresh agent in whatever container then runs.
+  if (exec_agent) exec_agent->reset("the computer is being stopped, restarted or replaced", false);
   return std::make_shared<ExpectedStop>(shared_from_this());
 }
 

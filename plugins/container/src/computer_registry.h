@@ -97,7 +97,8 @@ class ComputerRecord : public std::enable_shared_from_this<ComputerRecord> {
    private:
     std::shared_ptr<ComputerRecord> record_;
   };
-  // Marks a stop of the container as requested by this plugin until the token is dropped.
+  // Marks a stop of the container as requested by this plugin until the token is dropped, and
+  // closes the exec agent's line into it (the next command opens a fresh one).
   std::shared_ptr<ExpectedStop> expect_stop();
 
   // Runs `callback` once no expected stop is in progress (now, when none is).
