@@ -3,6 +3,8 @@
 #include "operator/conformance_script.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 #include <utility>
 
 #include "common/uv_handles.h"
@@ -37,6 +39,14 @@ constexpr const char* kStreamsCommand =
 constexpr OpRequirement kRequired(const char* op) { return OpRequirement{op, 0, nullptr}; }
 
 std::string failure_text(const Failure& failure) { return failure.message; }
+
+// "0.4 ms", "12 ms", "1500 ms".
+std::string format_milliseconds(uint64_t microseconds) {
+  if (microseconds >= 10'000) return std::to_string(microseconds / 1000) + " ms";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f ms", static_cast<double>(microseconds) / 1000.0);
+  return text;
+}
 
 }  // namespace
 
@@ -670,8 +680,10 @@ void ConformanceScript::step_tool_instructions() {
 }
 
 // Violations the per-op checks could not see: a late second completion or emit that arrived
-// after its op's settling pause. Waits one more pause for the stragglers.
+// after its op's settling pause (waiting one more pause for the stragglers), and an op
+// function that did its work in the call instead of on a thread of its own.
 void ConformanceScript::step_contract() {
+  check_non_blocking();
   after(kSettleMs, [this]() {
     const auto lines = log_->since(0);
     if (lines.empty()) {
@@ -684,6 +696,28 @@ void ConformanceScript::step_contract() {
     }
     next();
   });
+}
+
+// An op function runs on the host's loop thread, which serves every client meanwhile: it must
+// return at once, leaving the work to a thread of the plugin's that completes the op later.
+void ConformanceScript::check_non_blocking() {
+  const SlowestCall& slowest = probe_.slowest_call();
+  if (slowest.op == nullptr) {
+    report_.skip("contract.non-blocking", "skipped: no op ran");
+    return;
+  }
+  const std::string took = format_milliseconds(slowest.call_us);
+  if (slowest.call_us > kCallBlockingLimitUs) {
+    report_.fail("contract.non-blocking",
+                 "the " + std::string(slowest.op) + " call held the host's loop thread for " +
+                     took + " (limit " + format_milliseconds(kCallBlockingLimitUs) +
+                     "): an op function must return at once and do its work on a thread of "
+                     "the plugin's, completing the op from there");
+  } else {
+    report_.pass("contract.non-blocking",
+                 "every op call returned at once (slowest: " + std::string(slowest.op) + ", " +
+                     took + ")");
+  }
 }
 
 }  // namespace vc::operator_cli

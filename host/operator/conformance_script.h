@@ -86,6 +86,7 @@ class ConformanceScript {
   void step_list_after_remove();
   void step_remove_again();
   void step_contract();
+  void check_non_blocking();
 
   uv_loop_t* loop_;
   std::shared_ptr<backend_proxy::Backend> backend_;

@@ -106,7 +106,12 @@ CancelHandle OpProbe::run(backend_proxy::Operation op, const Json& request, Prob
     if (late.handle) late.handle->cancel();
     finish(std::shared_ptr<ProbeState>(std::shared_ptr<ProbeState>{}, &late));
   });
+  const uint64_t call_started_ns = uv_hrtime();
   state->handle = backend_->start(op, request, std::move(callbacks), options.stdin_bytes);
+  const uint64_t call_us = (uv_hrtime() - call_started_ns) / 1000;
+  if (slowest_call_.op == nullptr || call_us > slowest_call_.call_us) {
+    slowest_call_ = SlowestCall{backend_proxy::operation_name(op), call_us};
+  }
   return state->handle;
 }
 

@@ -28,6 +28,17 @@ namespace vc::operator_cli {
 // How long after a completion a second one is still attributed to the op.
 inline constexpr uint64_t kSettleMs = 100;
 
+// How long an op's call may hold the host's loop thread. The contract says an op function
+// returns at once and does slow work elsewhere; a second is far above what any bookkeeping
+// needs, even under sanitizers on a loaded machine, and far below what a blocking call costs.
+inline constexpr uint64_t kCallBlockingLimitUs = 1'000'000;
+
+// The op whose call held the loop thread longest, so far.
+struct SlowestCall {
+  const char* op = nullptr;  // nullptr: no op ran yet
+  uint64_t call_us = 0;
+};
+
 struct ProbeOptions {
   std::string stdin_bytes;   // exec only
   uint64_t output_limit = 0; // host-side limit; 0 = none
@@ -56,11 +67,16 @@ class OpProbe {
 
   uint64_t op_timeout_ms() const { return op_timeout_ms_; }
 
+  // [loop-thread] The op whose call (the plugin's op function, through the proxy) took
+  // longest to return, over every op run so far.
+  const SlowestCall& slowest_call() const { return slowest_call_; }
+
  private:
   uv_loop_t* loop_;
   std::shared_ptr<backend_proxy::Backend> backend_;
   std::shared_ptr<MisbehaviourLog> log_;
   uint64_t op_timeout_ms_;
+  SlowestCall slowest_call_;
 };
 
 }  // namespace vc::operator_cli

@@ -76,7 +76,7 @@ TEST_P(OwnPluginTest, PassesEveryCheck) {
         "instance.create", "op.validate", "op.create", "op.attach", "op.list", "exec.exit-zero",
         "exec.exit-code", "exec.stdout", "exec.stderr", "exec.timeout", "exec.output-limit",
         "exec.cancel", "op.remove", "list.after-remove", "remove.idempotent",
-        "contract.exactly-once", "instance.shutdown"}) {
+        "contract.exactly-once", "contract.non-blocking", "instance.shutdown"}) {
     EXPECT_EQ(run.status_of(name), "pass") << name << ": " << run.detail_of(name);
   }
 }
@@ -131,7 +131,8 @@ TEST(ValidatePluginTest, PassesDeclaredOptionsToThePlugin) {
   ASSERT_EQ(run.code(), 0) << run.describe();
   EXPECT_NE(run.detail_of("descriptor.options").find("--computers-dir"), std::string::npos);
   // An option the plugin does not declare is a usage error.
-  const ValidateRun unknown = validate({file, "--state-dir", state.path().string(), "--no-such-option", "x"});
+  const ValidateRun unknown =
+      validate({file, "--state-dir", state.path().string(), "--no-such-option", "x"});
   EXPECT_EQ(unknown.code(), 2) << unknown.describe();
 }
 
@@ -161,6 +162,7 @@ TEST(ValidatePluginTest, FlawedPluginFailsTheNamedChecks) {
       {"exec.cancel", "did not complete within"},
       {"op.restart", "declares VC_CAP_RESTART, but restart answered VC_E_UNSUPPORTED"},
       {"contract.exactly-once", "completed again"},
+      {"contract.non-blocking", "(limit 1000 ms): an op function must return at once"},
       {"instance.shutdown", "never completed"},
   };
   for (const auto& [name, reason] : failures) {
@@ -170,6 +172,10 @@ TEST(ValidatePluginTest, FlawedPluginFailsTheNamedChecks) {
   }
   EXPECT_EQ(run.status_of("op.factory_reset"), "skip");
   EXPECT_EQ(run.detail_of("op.factory_reset"), "skipped (not declared)");
+  // Blocking is told apart from a slow completion: attach itself still passes.
+  EXPECT_EQ(run.status_of("op.attach"), "pass") << run.detail_of("op.attach");
+  EXPECT_NE(run.detail_of("contract.non-blocking").find("the attach call held"), std::string::npos)
+      << run.detail_of("contract.non-blocking");
 }
 
 // ABI 1.1 deprecates rejecting an op: for a plugin built for 1.1 the check of the rejected op
@@ -199,6 +205,26 @@ TEST(ValidatePluginTest, FlawedPluginTextReportNamesEachFailure) {
   EXPECT_NE(run.result.out.find("FAIL  exec.cancel"), std::string::npos) << run.result.out;
   EXPECT_NE(run.result.out.find("the plugin FAILED validation."), std::string::npos)
       << run.result.out;
+}
+
+// A plugin only ever loaded by path may have any file name: the check says what the search
+// would not find, and the plugin still passes.
+TEST(ValidatePluginTest, APluginUnderAnotherFileNamePassesWithTheNameCheckSkipped) {
+  const std::string file = plugin("vc-backend-minimal-c.so");
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " is not built";
+  TempDirectory copies("vc-validate-renamed");
+  const std::filesystem::path renamed = copies.path() / "my-backend.so";
+  std::filesystem::copy_file(file, renamed);
+  TempDirectory state("vc-validate-state");
+  const ValidateRun run =
+      validate({renamed.string(), "--json", "--state-dir", state.path().string()});
+  EXPECT_EQ(run.code(), 0) << run.describe();
+  EXPECT_EQ(run.status_of("descriptor.file-name"), "skip") << run.describe();
+  EXPECT_NE(run.detail_of("descriptor.file-name")
+                .find("the file is my-backend.so, so --backend minimal-c will not find it"),
+            std::string::npos)
+      << run.detail_of("descriptor.file-name");
+  EXPECT_EQ(run.status_of("exec.exit-zero"), "pass") << run.describe();
 }
 
 // ---- files that are no plugin --------------------------------------------------------------
@@ -244,7 +270,7 @@ TEST(ValidatePluginTest, HelpDescribesTheCommand) {
   }
 }
 
-// ---- the docker plugin against dockerd -------------------------------------------------------
+// ---- the shipped engine plugins against their engines ----------------------------------------
 
 bool engine_required(const std::string& name) {
   const char* value = std::getenv("VC_REQUIRE_ENGINES");
@@ -257,29 +283,44 @@ bool engine_required(const std::string& name) {
   return false;
 }
 
-TEST(ValidatePluginEngineTest, DockerPluginPasses) {
-  const ContainerEngine& docker = docker_engine();
-  const std::string file = plugin(docker.plugin_file);
+// Each shipped engine plugin passes every check, the engine's own operations included.
+class ValidatePluginEngineTest : public ::testing::TestWithParam<const ContainerEngine*> {};
+
+TEST_P(ValidatePluginEngineTest, ShippedPluginPasses) {
+  const ContainerEngine& engine = *GetParam();
+  const std::string file = plugin(engine.plugin_file);
   std::string missing;
   if (!std::filesystem::exists(file)) missing = file + " is not built";
-  else if (!docker.socket_answers()) missing = "dockerd does not answer at " + docker.socket_path;
-  else if (!docker.image_present("debian:bookworm-slim")) missing = "debian:bookworm-slim is missing";
+  else if (!engine.socket_answers())
+    missing = engine.name + " does not answer at " + engine.socket_path;
+  else if (!engine.image_present("debian:bookworm-slim"))
+    missing = "debian:bookworm-slim is missing";
   if (!missing.empty()) {
-    if (engine_required(docker.name)) FAIL() << "VC_REQUIRE_ENGINES names docker: " << missing;
-    GTEST_SKIP() << missing << " (" << docker.setup_command << ")";
+    if (engine_required(engine.name)) {
+      FAIL() << "VC_REQUIRE_ENGINES names " << engine.name << ": " << missing;
+    }
+    GTEST_SKIP() << missing << " (" << engine.setup_command << ")";
   }
   TempDirectory state("vc-validate-state");
   std::vector<std::string> arguments{file, "--json", "--op-timeout", "120", "--state-dir",
                                      state.path().string(), "--image", "debian:bookworm-slim"};
-  for (const auto& arg : docker.address_args()) arguments.push_back(arg);
+  for (const auto& arg : engine.address_args()) arguments.push_back(arg);
   const ValidateRun run = validate(arguments, {}, 900s);
   ASSERT_EQ(run.code(), 0) << run.describe();
   for (const char* name : {"op.create", "exec.stdout", "exec.stderr", "exec.cancel",
                            "op.restart", "restart.keeps-files", "op.factory_reset",
-                           "factory_reset.clears-files", "list.after-remove"}) {
+                           "factory_reset.clears-files", "op.set_network_access",
+                           "op.wait_for_death", "op.tool_instructions", "list.after-remove",
+                           "contract.non-blocking"}) {
     EXPECT_EQ(run.status_of(name), "pass") << name << ": " << run.detail_of(name);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Engines, ValidatePluginEngineTest,
+                         ::testing::Values(&docker_engine(), &podman_engine()),
+                         [](const ::testing::TestParamInfo<const ContainerEngine*>& param_info) {
+                           return param_info.param->name;
+                         });
 
 }  // namespace
 }  // namespace vc::test

@@ -2,7 +2,8 @@
  * op contract in ways `validate-plugin` must name. Built from the frozen 1.0 SDK headers; it
  * runs no command, it only recognises the validator's commands by their text.
  *
- *   validate, create, attach, list, remove   correct (one in-memory computer)
+ *   validate, create, list, remove   correct (one in-memory computer)
+ *   attach               correct, but sleeps 1.5 s in the call, blocking the host's loop thread
  *   exec "exit 0"        completes twice
  *   exec "exit 3"        reports exit code 0
  *   exec printf ...      the stdout bytes, but nothing on stderr
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static char g_computer[64];
 static int g_exists;
@@ -79,6 +81,8 @@ static vc_status VC_CALL create(vc_backend *self, const char *json, size_t len, 
 
 static vc_status VC_CALL attach(vc_backend *self, const char *json, size_t len, const vc_op *op) {
   (void)self, (void)json, (void)len;
+  const struct timespec blocking = {1, 500000000}; /* the violation: work done in the call */
+  nanosleep(&blocking, NULL);
   char info[256];
   computer_info(info, sizeof info);
   finish(op, g_exists ? VC_OK : VC_E_NOT_FOUND, g_exists ? info : NULL);
