@@ -200,6 +200,13 @@ try {
 
   // --- Mousepad: launch, type Unicode, save, read back byte-exact ---------------------------
   const text = "Grüße, café — naïve façade; 日本語のテキスト ✓ €\nsecond line: ñ ø å";
+  // A person watching must see these characters, not boxes: some font of the image holds a
+  // glyph for each CJK character typed here, and for Chinese and Korean text too.
+  const cjk = [...new Set([...`${text}中文한국어`].filter((c) => c.codePointAt(0) >= 0x3000))];
+  const charset = cjk.map((c) => c.codePointAt(0).toString(16)).join(" ");
+  const covering = await payload("terminal_execute", { command: `fc-list ':charset=${charset}' family` });
+  expect(covering.exit_code === 0 && covering.stdout.trim() !== "",
+         `a font of the image has a glyph for each of ${cjk.join("")} (${JSON.stringify(covering.stdout.trim())})`);
   const launched = await payload("launch", { target: "mousepad" });
   expect(launched.window !== null && typeof launched.pid === "number",
          `launch mousepad returns its window (${JSON.stringify(launched.window?.title)})`);
