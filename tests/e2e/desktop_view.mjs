@@ -9,6 +9,7 @@
 // Environment: COMPUTER_ID; VC_ARTIFACT_DIR (screenshots, default ./artifacts); CHROMIUM
 // (default /usr/bin/chromium). Real-time waits only: WebSocket traffic does not advance
 // Chromium's virtual time.
+import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -30,6 +31,7 @@ function expect(condition, what) {
   if (condition) passed += 1;
   else failures.push(what);
   console.log(`${condition ? "ok  " : "FAIL"} ${what}`);
+  return Boolean(condition);
 }
 
 const transport = new StdioClientTransport({
@@ -48,17 +50,42 @@ async function call(name, argumentsObject = {}) {
 }
 
 // Waits (real time) until noVNC's status says connected, or `seconds` pass; returns the text.
-async function waitForConnected(page, seconds) {
+// Gives up early when Chromium aborted the page's own load (see loadView).
+async function waitForConnected(page, seconds, events = {}) {
   const deadline = Date.now() + seconds * 1000;
   let status = "";
   while (Date.now() < deadline) {
-    status = await page.evaluate(() => document.getElementById("noVNC_status")?.textContent ?? "");
-    const connected = await page.evaluate(
-      () => document.documentElement.classList.contains("noVNC_connected"));
-    if (connected) return { connected, status };
+    const state = await page.evaluate(() => ({
+      status: document.getElementById("noVNC_status")?.textContent ?? "",
+      connected: document.documentElement.classList.contains("noVNC_connected"),
+      loading: document.documentElement.classList.contains("noVNC_loading"),
+    }));
+    status = state.status;
+    if (state.connected) return { connected: true, status };
+    if (events.networkChanged && state.loading) return { connected: false, status, aborted: true };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { connected: false, status };
+}
+
+// What the desktop's services were doing when the view did not connect: whether x11vnc
+// answers with its RFB banner, their processes, the supervisor's state and their logs. Read
+// through the engine's CLI, so that a wedged host cannot hide it.
+function printDesktopDiagnostics() {
+  const engine = args.includes("podman") ? "podman" : "docker";
+  const script = [
+    "echo '--- RFB banner from 127.0.0.1:5900 (3 s):'",
+    "timeout 3 bash -c 'exec 3<>/dev/tcp/127.0.0.1/5900; head -c 12 <&3' | od -c | head -2",
+    "echo '--- processes:'; ps -eo pid,stat,pcpu,etime,wchan:20,args | cut -c1-160",
+    "echo '--- desktop state:'; cat /run/mcp-virtual-computer/desktop-state.json; echo",
+    "for f in /tmp/vc-logs/*.log; do echo \"--- $f (last 40 lines):\"; tail -n 40 \"$f\"; done",
+  ].join("; ");
+  const result = spawnSync(engine, ["exec", `kilntainer-${computerId}`, "bash", "-c", script],
+                           { encoding: "utf8", timeout: 30_000 });
+  console.log(`diagnostics (${engine} exec, status ${result.status}):\n${result.stdout}${result.stderr}`);
+  const listed = spawnSync(engine, ["ps", "-a", "--format", "{{.Names}} {{.Status}} {{.Ports}}"],
+                           { encoding: "utf8", timeout: 30_000 });
+  console.log(`${engine} ps:\n${listed.stdout}${listed.stderr}`);
 }
 
 // What the framebuffer canvas holds: its size, how many colours a coarse sample finds, and
@@ -102,10 +129,59 @@ async function waitForPanel(page, seconds) {
   }
 }
 
+// What the page did: failed requests, HTTP errors and console errors, printed when the view
+// does not connect.
+function recordPageEvents(page) {
+  const events = [];
+  const stamp = () => new Date().toISOString().slice(11, 23);
+  page.on("requestfailed", (request) => {
+    const reason = request.failure()?.errorText ?? "";
+    if (reason.includes("ERR_NETWORK_CHANGED")) events.networkChanged = true;
+    events.push(`${stamp()} request failed: ${request.url().replace(/#.*/, "")} (${reason})`);
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 400) events.push(`${stamp()} HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") {
+      events.push(`${stamp()} console ${message.type()}: ${message.text()}`);
+    }
+  });
+  page.on("pageerror", (error) => events.push(`${stamp()} page error: ${error.message}`));
+  page.on("websocket", (socket) => {
+    events.push(`${stamp()} WebSocket opened: ${socket.url().replace(/token=[0-9a-f]+/, "token=…")}`);
+    socket.on("close", () => events.push(`${stamp()} WebSocket closed`));
+    socket.on("socketerror", (error) => events.push(`${stamp()} WebSocket error: ${error}`));
+  });
+  return events;
+}
+
+// Opens the view and waits for noVNC to connect. Chromium fails every request in flight with
+// ERR_NETWORK_CHANGED when a network interface of the host appears or goes, which is what
+// the engines do whenever any container starts or stops (the suite runs other computers
+// beside this one). noVNC's scripts are ES modules, so one aborted import leaves a page that
+// never starts. Such a load is repeated, at most twice, and said; an established view is not
+// affected (its WebSocket stays open), and any other failure is judged as it is.
+async function loadView(page, url, label) {
+  const events = page.recordedEvents ?? (page.recordedEvents = recordPageEvents(page));
+  for (let attempt = 1; ; attempt += 1) {
+    events.length = 0;
+    events.networkChanged = false;
+    if (attempt === 1) await page.goto(url);
+    else await page.reload();  // goto would keep the page: the same URL up to its fragment
+    const result = await waitForConnected(page, 30, events);
+    if (!result.aborted || attempt === 3) return { ...result, events };
+    console.log(`note ${label}: Chromium aborted the page load (ERR_NETWORK_CHANGED: a container ` +
+                `started or stopped on the host); loading it again`);
+  }
+}
+
 async function checkView(page, url, label) {
-  await page.goto(url);
-  const { connected, status } = await waitForConnected(page, 30);
-  expect(connected, `${label}: noVNC connects (status: "${status}")`);
+  const { connected, status, events } = await loadView(page, url, label);
+  if (!expect(connected, `${label}: noVNC connects (status: "${status}")`)) {
+    console.log(`the page's events:\n  ${events.join("\n  ") || "(none)"}`);
+    printDesktopDiagnostics();
+  }
   // The first full frame arrives and the Xfce panel paints; the checks below judge it.
   await waitForPanel(page, 30);
   await page.waitForTimeout(500);
