@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { chromium } from "playwright-core";
+import { containerOf, engineOf } from "./app_support.mjs";
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
@@ -72,7 +73,7 @@ async function waitForConnected(page, seconds, events = {}) {
 // answers with its RFB banner, their processes, the supervisor's state and their logs. Read
 // through the engine's CLI, so that a wedged host cannot hide it.
 function printDesktopDiagnostics() {
-  const engine = args.includes("podman") ? "podman" : "docker";
+  const engine = engineOf(args);
   const script = [
     "echo '--- RFB banner from 127.0.0.1:5900 (3 s):'",
     "timeout 3 bash -c 'exec 3<>/dev/tcp/127.0.0.1/5900; head -c 12 <&3' | od -c | head -2",
@@ -80,7 +81,7 @@ function printDesktopDiagnostics() {
     "echo '--- desktop state:'; cat /run/mcp-virtual-computer/desktop-state.json; echo",
     "for f in /tmp/vc-logs/*.log; do echo \"--- $f (last 40 lines):\"; tail -n 40 \"$f\"; done",
   ].join("; ");
-  const result = spawnSync(engine, ["exec", `kilntainer-${computerId}`, "bash", "-c", script],
+  const result = spawnSync(engine, ["exec", containerOf(computerId), "bash", "-c", script],
                            { encoding: "utf8", timeout: 30_000 });
   console.log(`diagnostics (${engine} exec, status ${result.status}):\n${result.stdout}${result.stderr}`);
   const listed = spawnSync(engine, ["ps", "-a", "--format", "{{.Names}} {{.Status}} {{.Ports}}"],
@@ -129,8 +130,14 @@ async function waitForPanel(page, seconds) {
   }
 }
 
-// What the page did: failed requests, HTTP errors and console errors, printed when the view
-// does not connect.
+// What each page did since its last load: failed requests, HTTP errors and console errors,
+// printed when the view does not connect.
+const pageEvents = new WeakMap();
+function eventsOf(page) {
+  if (!pageEvents.has(page)) pageEvents.set(page, recordPageEvents(page));
+  return pageEvents.get(page);
+}
+
 function recordPageEvents(page) {
   const events = [];
   const stamp = () => new Date().toISOString().slice(11, 23);
@@ -163,7 +170,7 @@ function recordPageEvents(page) {
 // never starts. Such a load is repeated, at most twice, and said; an established view is not
 // affected (its WebSocket stays open), and any other failure is judged as it is.
 async function loadView(page, url, label) {
-  const events = page.recordedEvents ?? (page.recordedEvents = recordPageEvents(page));
+  const events = eventsOf(page);
   for (let attempt = 1; ; attempt += 1) {
     events.length = 0;
     events.networkChanged = false;
