@@ -100,8 +100,10 @@ std::string python_float_repr(double number) {
   constexpr size_t kIntegerDigits = 16;  // d.ddd e+15 has 16 digits before the point
   if (digits.size() < kIntegerDigits) digits.append(kIntegerDigits - digits.size(), '0');
   std::string fraction = digits.substr(kIntegerDigits);
-  std::string fixed = (negative ? "-" : "") + digits.substr(0, kIntegerDigits) + "." +
-                      (fraction.empty() ? "0" : fraction);
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict, its bug 105329) about
+  // `"literal" + std::string` chains once they are inlined at -O2.
+  std::string fixed = negative ? "-" : "";
+  fixed.append(digits, 0, kIntegerDigits).append(".").append(fraction.empty() ? "0" : fraction);
   return fixed;
 }
 
