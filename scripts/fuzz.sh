@@ -17,7 +17,7 @@ harnesses=(jsonrpc_message engine_response stream_demuxer engine_progress
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DVC_SANITIZE=ON -DVC_FUZZ=ON -DVC_BUILD_TESTS=ON >/dev/null
+  -DVC_SANITIZE=ON -DVC_FUZZ=ON -DVC_BUILD_TESTS=ON -DVC_PCH=OFF >/dev/null
 cmake --build "$build" --parallel "$(nproc)" --target "${harnesses[@]/#/vc_fuzzer_}"
 
 work="$build/runs"

@@ -6,7 +6,8 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libuv1-dev libboost-dev nlohmann-json3-dev
-          libspdlog-dev libcli11-dev node-llhttp libarchive-dev libssl-dev)
+          libspdlog-dev libcli11-dev node-llhttp libarchive-dev libssl-dev ccache)
+# ccache: rebuilds and fresh clones reuse what was compiled before (cmake/VcBuildSpeed.cmake).
 # node and npm build the MCP App (app/, Vite 8: node >= 20.19); Debian's npm brings one.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 if [[ "${1:-}" == "test" ]]; then
