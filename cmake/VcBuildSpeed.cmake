@@ -57,7 +57,7 @@ set(VC_PCH_STANDARD <string> <string_view> <vector> <map> <memory> <functional> 
 set(VC_PCH_JSON ${VC_PCH_STANDARD} <nlohmann/json.hpp>)
 set(VC_PCH_HOST ${VC_PCH_JSON} <spdlog/spdlog.h> <uv.h>)
 set(VC_PCH_HOST_TESTS ${VC_PCH_HOST} <gtest/gtest.h> <gmock/gmock.h>)
-set(VC_PCH_PLUGIN_TESTS ${VC_PCH_JSON} <gtest/gtest.h> <gmock/gmock.h>)
+set(VC_PCH_JSON_TESTS ${VC_PCH_JSON} <gtest/gtest.h> <gmock/gmock.h>)
 # A target with fewer C++ files than this compiles its headers no faster with a PCH (making the
 # PCH costs about as much as one file).
 set(VC_PCH_MIN_SOURCES 3)
@@ -99,7 +99,7 @@ function(vc_pch_set_for target out)
     # spdlog only where the host (which links it) is linked: its inline code needs fmt's library.
     set(${out} "${VC_PCH_HOST_TESTS}" PARENT_SCOPE)
   elseif(uses_gtest AND where MATCHES "^(tests|plugins|sdk)/")
-    set(${out} "${VC_PCH_PLUGIN_TESTS}" PARENT_SCOPE)
+    set(${out} "${VC_PCH_JSON_TESTS}" PARENT_SCOPE)
   elseif(where MATCHES "^(plugins|sdk)/")
     set(${out} "${VC_PCH_JSON}" PARENT_SCOPE)
   endif()
