@@ -17,7 +17,7 @@
 
 #include "common/cancellable.h"
 #include "common/failure.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::backend_proxy {
 

@@ -14,7 +14,7 @@
 #include <vc-backend-1/vc_host.h>
 
 #include "common/failure.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::backend_proxy {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "plugins/retain_forever.h"
+#include "plugin_loader/retain_forever.h"
 #include "backend_proxy/status_text.h"
 #include "common/uv_handles.h"
 

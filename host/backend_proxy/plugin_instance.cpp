@@ -5,8 +5,8 @@
 #include <cstring>
 #include <string>
 
-#include "plugins/retain_forever.h"
-#include "plugins/versioned_struct.h"
+#include "plugin_loader/retain_forever.h"
+#include "plugin_loader/versioned_struct.h"
 #include "backend_proxy/status_text.h"
 
 namespace vc::backend_proxy {

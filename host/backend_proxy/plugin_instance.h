@@ -6,7 +6,7 @@
 #include "common/failure.h"
 #include "common/json.h"
 #include "backend_proxy/host_services.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::backend_proxy {
 

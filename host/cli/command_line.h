@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "cli/server_config.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::cli {
 

@@ -17,7 +17,7 @@
 
 #include "common/failure.h"
 #include "common/json.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::cli {
 

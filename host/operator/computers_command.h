@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "cli/command_line.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::operator_cli {
 

@@ -1,5 +1,5 @@
 // plugin_load_checks.cpp — see plugin_load_checks.h. The stages are the loader's own
-// (plugins/plugin_module.cpp), run one by one so that the report says which one refused.
+// (plugin_loader/plugin_module.cpp), run one by one so that the report says which one refused.
 #include "operator/plugin_load_checks.h"
 
 #include <algorithm>
@@ -8,9 +8,9 @@
 #include <string>
 #include <system_error>
 
-#include "plugins/elf_exports.h"
-#include "plugins/plugin_capabilities.h"
-#include "plugins/plugin_file_check.h"
+#include "plugin_loader/elf_exports.h"
+#include "plugin_loader/plugin_capabilities.h"
+#include "plugin_loader/plugin_file_check.h"
 
 namespace vc::operator_cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "operator/plugin_check_report.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::operator_cli {
 

@@ -14,7 +14,7 @@
 
 #include "cli/command_line.h"
 #include "common/json.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::operator_cli {
 

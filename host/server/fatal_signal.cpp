@@ -1,7 +1,7 @@
 // fatal_signal.cpp — see fatal_signal.h.
 //
 // Everything the handler does is async-signal-safe: it reads the fixed table of plugin segments
-// (plugins/plugin_mappings.h), assembles the line in a buffer on its own stack and writes it
+// (plugin_loader/plugin_mappings.h), assembles the line in a buffer on its own stack and writes it
 // with write(2); no allocation, no stdio, no locks.
 #include "server/fatal_signal.h"
 
@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <iterator>
 
-#include "plugins/plugin_mappings.h"
+#include "plugin_loader/plugin_mappings.h"
 
 namespace vc::server {
 namespace {

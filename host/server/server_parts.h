@@ -21,7 +21,7 @@
 #include "mcp/session.h"
 #include "mcp/tool.h"
 #include "backend_proxy/backend.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 #include "server/server_extension.h"
 #include "tools/desktop_tool_set.h"
 

@@ -7,9 +7,9 @@
 #include <fstream>
 
 #include "plugin_test_support.h"
-#include "plugins/descriptor_check.h"
-#include "plugins/plugin_capabilities.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/descriptor_check.h"
+#include "plugin_loader/plugin_capabilities.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::plugins {
 namespace {

@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "plugin_test_support.h"
-#include "plugins/plugin_mappings.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_mappings.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::plugins {
 namespace {

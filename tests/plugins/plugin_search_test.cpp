@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include "plugin_test_support.h"
-#include "plugins/plugin_discovery.h"
-#include "plugins/plugin_search.h"
+#include "plugin_loader/plugin_discovery.h"
+#include "plugin_loader/plugin_search.h"
 
 namespace vc::plugins {
 namespace {

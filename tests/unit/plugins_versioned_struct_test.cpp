@@ -5,7 +5,7 @@
 
 #include <vc-backend-1/vc_sdk.h>
 
-#include "plugins/versioned_struct.h"
+#include "plugin_loader/versioned_struct.h"
 
 namespace vc::plugins {
 namespace {

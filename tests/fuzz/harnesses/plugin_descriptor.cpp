@@ -29,10 +29,10 @@
 
 #include "cli/command_line.h"
 #include "cli/plugin_options.h"
-#include "plugins/descriptor_check.h"
-#include "plugins/plugin_capabilities.h"
-#include "plugins/plugin_discovery.h"
-#include "plugins/plugin_search.h"
+#include "plugin_loader/descriptor_check.h"
+#include "plugin_loader/plugin_capabilities.h"
+#include "plugin_loader/plugin_discovery.h"
+#include "plugin_loader/plugin_search.h"
 
 namespace {
 

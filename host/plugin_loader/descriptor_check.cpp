@@ -1,4 +1,4 @@
-#include "plugins/descriptor_check.h"
+#include "plugin_loader/descriptor_check.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "plugins/versioned_struct.h"
+#include "plugin_loader/versioned_struct.h"
 
 namespace vc::plugins {
 

@@ -1,4 +1,4 @@
-#include "plugins/elf_exports.h"
+#include "plugin_loader/elf_exports.h"
 
 #include <elf.h>
 #include <fcntl.h>

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/failure.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::plugins {
 

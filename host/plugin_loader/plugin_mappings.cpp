@@ -1,5 +1,5 @@
 // plugin_mappings.cpp — see plugin_mappings.h.
-#include "plugins/plugin_mappings.h"
+#include "plugin_loader/plugin_mappings.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -1,6 +1,6 @@
 // plugin_module.cpp — loading a plugin file: file checks, export check, dlopen, entry call,
 // descriptor validation. Every refusal is a value; nothing here throws to the caller.
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 // Boost.DLL 1.74 headers use std::vector and std::string without including them when
 // BOOST_DLL_USE_STD_FS is defined.
@@ -12,11 +12,11 @@
 #include <algorithm>
 #include <system_error>
 
-#include "plugins/descriptor_check.h"
-#include "plugins/elf_exports.h"
-#include "plugins/plugin_file_check.h"
-#include "plugins/plugin_mappings.h"
-#include "plugins/retain_forever.h"
+#include "plugin_loader/descriptor_check.h"
+#include "plugin_loader/elf_exports.h"
+#include "plugin_loader/plugin_file_check.h"
+#include "plugin_loader/plugin_mappings.h"
+#include "plugin_loader/retain_forever.h"
 
 #ifndef VC_HOST_VERSION
 #define VC_HOST_VERSION "0.0.0"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::plugins {
 

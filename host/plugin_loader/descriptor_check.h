@@ -11,7 +11,7 @@
 #include <vc-backend-1/vc_plugin.h>
 
 #include "common/failure.h"
-#include "plugins/plugin_module.h"
+#include "plugin_loader/plugin_module.h"
 
 namespace vc::plugins {
 

@@ -1,4 +1,4 @@
-#include "plugins/retain_forever.h"
+#include "plugin_loader/retain_forever.h"
 
 #include <mutex>
 #include <vector>

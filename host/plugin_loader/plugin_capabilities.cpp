@@ -1,5 +1,5 @@
 // plugin_capabilities.cpp — see plugin_capabilities.h.
-#include "plugins/plugin_capabilities.h"
+#include "plugin_loader/plugin_capabilities.h"
 
 namespace vc::plugins {
 

@@ -1,5 +1,5 @@
 // plugin_discovery.cpp — see plugin_discovery.h.
-#include "plugins/plugin_discovery.h"
+#include "plugin_loader/plugin_discovery.h"
 
 #include <algorithm>
 #include <map>
@@ -7,8 +7,8 @@
 #include <string_view>
 #include <system_error>
 
-#include "plugins/plugin_capabilities.h"
-#include "plugins/plugin_search.h"
+#include "plugin_loader/plugin_capabilities.h"
+#include "plugin_loader/plugin_search.h"
 
 namespace vc::plugins {
 

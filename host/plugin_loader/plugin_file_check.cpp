@@ -1,4 +1,4 @@
-#include "plugins/plugin_file_check.h"
+#include "plugin_loader/plugin_file_check.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // plugin_search.cpp — the plugin search path and resolving --backend.
-#include "plugins/plugin_search.h"
+#include "plugin_loader/plugin_search.h"
 
-#include "plugins/plugin_discovery.h"
+#include "plugin_loader/plugin_discovery.h"
 
 #include <spdlog/spdlog.h>
 
