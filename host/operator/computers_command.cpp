@@ -247,16 +247,10 @@ int run_computers_command(const cli::ServerConfig& config, const cli::ComputersC
       return 1;
     }
   }
-  uv_loop_t loop;
-  uv_loop_init(&loop);
-  int exit_code = 1;
-  {
-    OperatorRun run(&loop, config, command);
-    exit_code = run.run(std::move(module));
-  }
-  uv_run(&loop, UV_RUN_DEFAULT);  // close callbacks of the parts just destroyed
-  server::close_loop(&loop);
-  return exit_code;
+  return server::run_on_own_loop([&](uv_loop_t* loop) {
+    OperatorRun run(loop, config, command);
+    return run.run(std::move(module));
+  });
 }
 
 }  // namespace vc::operator_cli

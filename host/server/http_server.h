@@ -12,22 +12,15 @@
 
 #include <memory>
 #include <string>
-#include <vector>
 
 #include <uv.h>
 
 #include "cli/server_config.h"
-#include "computers/computer_lifecycle.h"
-#include "computers/computer_registry.h"
-#include "mcp/activity_feed.h"
-#include "mcp/tool.h"
-#include "backend_proxy/backend.h"
+#include "common/json.h"
 #include "plugin_loader/plugin_module.h"
+#include "server/server_core.h"
 #include "server/server_extension.h"
-#include "server/shutdown_watchdog.h"
-#include "server/signal_watcher.h"
 #include "transport/http_mcp_endpoint.h"
-#include "tools/desktop_tool_set.h"
 
 namespace vc::server {
 
@@ -48,26 +41,11 @@ class HttpServer {
   HttpServer(uv_loop_t* loop, const cli::ServerConfig& config, const ServerExtension* extension);
 
   int serve(std::shared_ptr<plugins::PluginModule> module);
-  int fail_startup(const std::string& message);
   void begin_shutdown(const std::string& reason);
   Json service_info() const;
 
-  uv_loop_t* loop_;
-  const cli::ServerConfig& config_;
-  const ServerExtension* extension_;  // null in production
-  std::shared_ptr<backend_proxy::Backend> backend_;
-  std::unique_ptr<computers::ComputerRegistry> registry_;
-  std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
-  std::unique_ptr<mcp::ActivityFeed> activity_;  // outlives tools and sessions
-  std::unique_ptr<tools::DesktopToolSet> desktop_tool_set_;  // outlives tools and sessions
-  std::vector<std::unique_ptr<mcp::Tool>> tools_;
-  std::unique_ptr<mcp::ContentCatalog> catalog_;
+  ServerCore core_;  // declared first: destroyed after the endpoint
   std::unique_ptr<transport::McpHttpEndpoint> endpoint_;
-  std::unique_ptr<SignalWatcher> signals_;
-  ShutdownWatchdog watchdog_;
-  bool running_ = false;
-  bool shutting_down_ = false;
-  std::string signal_during_startup_;
 };
 
 }  // namespace vc::server

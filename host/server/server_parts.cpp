@@ -135,4 +135,13 @@ void close_loop(uv_loop_t* loop) {
   if (uv_loop_close(loop) != 0) spdlog::warn("the event loop could not be closed cleanly");
 }
 
+int run_on_own_loop(const std::function<int(uv_loop_t* loop)>& body) {
+  uv_loop_t loop;
+  uv_loop_init(&loop);
+  const int exit_code = body(&loop);
+  uv_run(&loop, UV_RUN_DEFAULT);  // close callbacks of the parts just destroyed
+  close_loop(&loop);
+  return exit_code;
+}
+
 }  // namespace vc::server

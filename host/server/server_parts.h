@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -86,5 +87,10 @@ std::vector<mcp::Tool*> borrowed(const std::vector<std::unique_ptr<mcp::Tool>>& 
 
 // Closes whatever is still open on the loop (there should be nothing) and the loop itself.
 void close_loop(uv_loop_t* loop);
+
+// Runs `body` on a loop of its own, then the close callbacks of the parts it destroyed on
+// return, then closes the loop; returns what `body` returned (the process exit code).
+// [main-thread]
+int run_on_own_loop(const std::function<int(uv_loop_t* loop)>& body);
 
 }  // namespace vc::server
