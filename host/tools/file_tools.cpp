@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "common/sha256.h"
@@ -37,6 +39,26 @@ Json base_payload(const std::string& operation, const FileToolSettings& settings
               {"network_access", computer.network_access},
               {"desktop_url", computer.desktop_url ? Json(*computer.desktop_url) : Json()},
               {"workspace_directory", settings.computer.workspace_directory}};
+}
+
+// base_payload, then the file's text and what identifies it: the payload of read, write and
+// edit before their own keys (Json keeps insertion order, so the key order is part of it).
+Json text_payload(const std::string& operation, const FileToolSettings& settings,
+                  const ComputerInfo& computer, const std::string& path,
+                  const std::string& content) {
+  Json payload = base_payload(operation, settings, computer);
+  payload["path"] = path;
+  payload["content"] = content;
+  payload["size_bytes"] = content.size();
+  payload["sha256"] = sha256_hex(content);
+  return payload;
+}
+
+// The refusal of a text over the text tool limit, or nullopt when `size` is within it.
+std::optional<std::string> text_limit_error(size_t size, const FileToolSettings& settings) {
+  if (size <= settings.text_limit) return std::nullopt;
+  return "content is " + std::to_string(size) + " bytes; text tool limit is " +
+         std::to_string(settings.text_limit) + " bytes";
 }
 
 // --- running a script ----------------------------------------------------------------------
@@ -95,6 +117,11 @@ CancelHandle write_text(computers::ComputerRegistry& registry, const Settings& s
 }
 
 // --- the tools -----------------------------------------------------------------------------
+
+// The `path` input of read, write and edit.
+Json file_path_property() {
+  return string_property("Path", "UTF-8 text file path, absolute or relative to /workspace.");
+}
 
 Json file_output_schema(Json extra) {
   Json properties{
@@ -157,7 +184,7 @@ class ReadFileTool final : public FileTool {
       : FileTool(std::move(settings), registry,
                  tool_definition("read_file", "Read a UTF-8 text file from the computer.",
                             object_schema("read_file",
-                                          Json{{"path", string_property("Path", "UTF-8 text file path, absolute or relative to /workspace.")}},
+                                          Json{{"path", file_path_property()}},
                                           {"path"}),
                             file_output_schema(Json::object()),
                             read_only_annotations())) {}
@@ -169,11 +196,8 @@ class ReadFileTool final : public FileTool {
     auto running = read_text(registry_, settings_, name(), *path,
                              [settings = settings_, registry, call, path = *path](Expected<FileText> text) {
                                if (!text) return call->finish(error_result("read_file", text.failure().message));
-                               Json payload = base_payload("read_file", *settings, text.value().computer);
-                               payload["path"] = path;
-                               payload["content"] = text.value().bytes;
-                               payload["size_bytes"] = text.value().bytes.size();
-                               payload["sha256"] = sha256_hex(text.value().bytes);
+                               Json payload = text_payload("read_file", *settings, text.value().computer,
+                                                           path, text.value().bytes);
                                finish_with_replay(*registry, call, text.value().computer,
                                                   FileChange{"read", path, ""}, std::move(payload));
                              });
@@ -187,7 +211,7 @@ class WriteFileTool final : public FileTool {
       : FileTool(std::move(settings), registry,
                  tool_definition("write_file", "Create or replace a UTF-8 text file on the computer (atomically).",
                             object_schema("write_file",
-                                          Json{{"path", string_property("Path", "UTF-8 text file path, absolute or relative to /workspace.")},
+                                          Json{{"path", file_path_property()},
                                                {"content", string_property("Content", "Complete UTF-8 text to save.")},
                                                {"create_parent_directories", bool_property("Create Parent Directories", "Create missing parent folders before saving.", true)}},
                                           {"path", "content"}),
@@ -199,10 +223,8 @@ class WriteFileTool final : public FileTool {
     auto path = path_of(call);
     if (!path) return;
     const std::string content = call->arguments().value("content", "");
-    if (content.size() > settings_->text_limit) {
-      return call->finish(error_result(name(), "content is " + std::to_string(content.size()) +
-                                                   " bytes; text tool limit is " +
-                                                   std::to_string(settings_->text_limit) + " bytes"));
+    if (auto too_long = text_limit_error(content.size(), *settings_)) {
+      return call->finish(error_result(name(), *too_long));
     }
     const bool parents = call->arguments().value("create_parent_directories", true);
     auto registry = &registry_;
@@ -211,11 +233,7 @@ class WriteFileTool final : public FileTool {
         [settings = settings_, registry, call, path = *path, content,
          parents](Expected<ComputerInfo> written) {
           if (!written) return call->finish(error_result("write_file", written.failure().message));
-          Json payload = base_payload("write_file", *settings, written.value());
-          payload["path"] = path;
-          payload["content"] = content;
-          payload["size_bytes"] = content.size();
-          payload["sha256"] = sha256_hex(content);
+          Json payload = text_payload("write_file", *settings, written.value(), path, content);
           payload["created_parent_directories"] = parents;
           finish_with_replay(*registry, call, written.value(), FileChange{"write", path, ""},
                              std::move(payload));
@@ -253,7 +271,7 @@ class EditFileTool final : public FileTool {
       : FileTool(std::move(settings), registry,
                  tool_definition("edit_file", "Replace text in a UTF-8 text file on the computer.",
                             object_schema("edit_file",
-                                          Json{{"path", string_property("Path", "UTF-8 text file path, absolute or relative to /workspace.")},
+                                          Json{{"path", file_path_property()},
                                                {"old_text", string_property("Old Text", "Exact text to replace.")},
                                                {"new_text", string_property("New Text", "Replacement text.")},
                                                {"replace_all", bool_property("Replace All", "Replace every occurrence instead of exactly one.", false)}},
@@ -288,10 +306,8 @@ class EditFileTool final : public FileTool {
                                  "; provide more surrounding text or set replace_all=true"));
           }
           std::string updated = replace(original, old_text, new_text, all);
-          if (updated.size() > settings->text_limit) {
-            return call->finish(error_result("edit_file", "content is " + std::to_string(updated.size()) +
-                                                              " bytes; text tool limit is " +
-                                                              std::to_string(settings->text_limit) + " bytes"));
+          if (auto too_long = text_limit_error(updated.size(), *settings)) {
+            return call->finish(error_result("edit_file", *too_long));
           }
           const size_t replacements = all ? found : 1;
           auto saving = write_text(
@@ -300,11 +316,7 @@ class EditFileTool final : public FileTool {
               [settings, registry, call, path, updated, old_text, new_text,
                replacements](Expected<ComputerInfo> written) {
                 if (!written) return call->finish(error_result("edit_file", written.failure().message));
-                Json payload = base_payload("edit_file", *settings, written.value());
-                payload["path"] = path;
-                payload["content"] = updated;
-                payload["size_bytes"] = updated.size();
-                payload["sha256"] = sha256_hex(updated);
+                Json payload = text_payload("edit_file", *settings, written.value(), path, updated);
                 payload["old_text"] = old_text;
                 payload["new_text"] = new_text;
                 payload["replacements"] = replacements;
