@@ -4,6 +4,7 @@
 // CJK and symbols arrive as written (docs/desktop-agent.md, "type").
 #include "tools/desktop_keyboard_tools.h"
 
+#include <functional>
 #include <utility>
 
 #include "tools/desktop_tool_support.h"
@@ -99,9 +100,7 @@ void clipboard_write(const std::shared_ptr<DesktopCall>& call) {
 
 void add_keyboard_tools(const DesktopToolsContext& context,
                         std::vector<std::unique_ptr<mcp::Tool>>& tools) {
-  auto add = [&](mcp::ToolDefinition definition, DesktopHandler handler) {
-    tools.push_back(std::make_unique<DesktopTool>(context, std::move(definition), std::move(handler)));
-  };
+  const auto add = std::bind_front(add_desktop_tool, std::cref(context), std::ref(tools));
   add(tool_definition(
           "type",
           "Type text into the focused window, or into an element (clicked first). Any Unicode "

@@ -4,6 +4,7 @@
 // accessibility element; the agent gets screen pixels.
 #include "tools/desktop_pointer_tools.h"
 
+#include <functional>
 #include <utility>
 
 #include "tools/desktop_tool_support.h"
@@ -159,9 +160,7 @@ void cursor_position(const std::shared_ptr<DesktopCall>& call) {
 
 void add_pointer_tools(const DesktopToolsContext& context,
                        std::vector<std::unique_ptr<mcp::Tool>>& tools) {
-  auto add = [&](mcp::ToolDefinition definition, DesktopHandler handler) {
-    tools.push_back(std::make_unique<DesktopTool>(context, std::move(definition), std::move(handler)));
-  };
+  const auto add = std::bind_front(add_desktop_tool, std::cref(context), std::ref(tools));
   add(tool_definition(
           "click",
           "Click on the desktop: at an accessibility element from look_at_screen (its centre) or "

@@ -6,6 +6,7 @@
 #include "tools/desktop_screen_tools.h"
 
 #include <cmath>
+#include <functional>
 #include <utility>
 
 #include "tools/desktop_screen_snapshot.h"
@@ -134,9 +135,7 @@ Json max_edge_property() {
 
 void add_screen_tools(const DesktopToolsContext& context,
                       std::vector<std::unique_ptr<mcp::Tool>>& tools) {
-  auto add = [&](mcp::ToolDefinition definition, DesktopHandler handler) {
-    tools.push_back(std::make_unique<DesktopTool>(context, std::move(definition), std::move(handler)));
-  };
+  const auto add = std::bind_front(add_desktop_tool, std::cref(context), std::ref(tools));
   Json image_schema{{"type", "object"},
                     {"description", "width, height, screen_width, screen_height, scale, region"}};
   add(tool_definition(

@@ -30,6 +30,12 @@ Json modifiers_property() {
               {"items", {{"type", "string"}, {"enum", {"ctrl", "shift", "alt", "super"}}}}};
 }
 
+void add_desktop_tool(const DesktopToolsContext& context,
+                      std::vector<std::unique_ptr<mcp::Tool>>& tools,
+                      mcp::ToolDefinition definition, DesktopHandler handler) {
+  tools.push_back(std::make_unique<DesktopTool>(context, std::move(definition), std::move(handler)));
+}
+
 Json merged(Json base, const Json& more) {
   base.update(more);
   return base;

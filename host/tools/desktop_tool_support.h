@@ -34,6 +34,12 @@ class DesktopTool final : public mcp::Tool {
   DesktopHandler handler_;
 };
 
+// Appends a DesktopTool with `context`, `definition` and `handler` to `tools`. The tool files
+// bind the first two (std::bind_front) and list their tools through the result.
+void add_desktop_tool(const DesktopToolsContext& context,
+                      std::vector<std::unique_ptr<mcp::Tool>>& tools,
+                      mcp::ToolDefinition definition, DesktopHandler handler);
+
 // {"type":"integer","title","description"} with optional bounds and default.
 Json integer_property(const char* title, const char* description,
                       std::optional<int64_t> minimum = std::nullopt,

@@ -3,6 +3,7 @@
 // substring (window_selector.h). Window geometry is in screen pixels, as list_windows gives it.
 #include "tools/desktop_window_tools.h"
 
+#include <functional>
 #include <utility>
 
 #include "tools/desktop_tool_support.h"
@@ -65,9 +66,7 @@ mcp::ToolDefinition switch_definition(const char* name, const char* description)
 
 void add_window_tools(const DesktopToolsContext& context,
                       std::vector<std::unique_ptr<mcp::Tool>>& tools) {
-  auto add = [&](mcp::ToolDefinition definition, DesktopHandler handler) {
-    tools.push_back(std::make_unique<DesktopTool>(context, std::move(definition), std::move(handler)));
-  };
+  const auto add = std::bind_front(add_desktop_tool, std::cref(context), std::ref(tools));
   add(tool_definition("list_windows",
                       "List the desktop's windows: id, title, class, geometry in screen pixels, "
                       "workspace, whether active, and states (maximized, hidden, ...).",
