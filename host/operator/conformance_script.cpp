@@ -407,91 +407,85 @@ void ConformanceScript::step_exec_cancel() {
   });
 }
 
+// An operation that must leave the computer's files kept (restart: only checked when the
+// descriptor declares PERSISTENT) or gone (factory_reset).
+struct ConformanceScript::MarkerOpCheck {
+  Operation operation;
+  OpRequirement requirement;  // op_name is also the op's name in the report's texts
+  const char* op_check;       // "op.restart"
+  const char* files_check;    // "restart.keeps-files"
+  const char* marker_file;    // written before the op, relative to the workspace
+  const char* marker_text;
+  bool expect_kept;
+};
+
 void ConformanceScript::step_restart() {
-  if (skipped_after_abort("op.restart")) return;
-  if (!declared(VC_CAP_RESTART)) {
-    report_.skip("op.restart", kNotDeclared);
-    report_.skip("restart.keeps-files", kNotDeclared);
-    return next();
-  }
-  exec("echo kept > vc-validate-restart", {}, settings_.op_timeout_ms,
-       [this](const ProbeResult&, const auto& written) {
-         const bool marker = written && written.value().exit_code == 0;
-         run_op(
-             Operation::restart, Json{{"computer_id", settings_.computer_id}}, {},
-             [this, marker](ProbeResult probe) {
-               if (auto problem = op_problem(probe, {"restart", VC_CAP_RESTART, "VC_CAP_RESTART"})) {
-                 report_.fail("op.restart", *problem);
-                 report_.skip("restart.keeps-files", "skipped: restart failed");
-                 return next();
-               }
-               if (auto info = computer_info_for(probe, settings_.computer_id); !info) {
-                 report_.fail("op.restart", failure_text(info.failure()));
-               } else {
-                 report_.pass("op.restart");
-               }
-               if (!declared(VC_CAP_PERSISTENT)) {
-                 report_.skip("restart.keeps-files", "skipped (not PERSISTENT)");
-                 return next();
-               }
-               if (!marker) {
-                 report_.fail("restart.keeps-files", "could not write a file before restart");
-                 return next();
-               }
-               exec("cat vc-validate-restart", {}, settings_.op_timeout_ms,
-                    [this](const ProbeResult& read, const auto& completion) {
-                      if (completion && completion.value().exit_code == 0 && read.out == "kept\n") {
-                        report_.pass("restart.keeps-files");
-                      } else {
-                        report_.fail("restart.keeps-files",
-                                     "a file written before restart is gone after it (the "
-                                     "descriptor declares VC_CAP_PERSISTENT)");
-                      }
-                      next();
-                    });
-             });
-       });
+  step_marker_op({Operation::restart, {"restart", VC_CAP_RESTART, "VC_CAP_RESTART"},
+                  "op.restart", "restart.keeps-files", "vc-validate-restart", "kept",
+                  /*expect_kept=*/true});
 }
 
 void ConformanceScript::step_factory_reset() {
-  if (skipped_after_abort("op.factory_reset")) return;
-  if (!declared(VC_CAP_FACTORY_RESET)) {
-    report_.skip("op.factory_reset", kNotDeclared);
-    report_.skip("factory_reset.clears-files", kNotDeclared);
+  step_marker_op({Operation::factory_reset,
+                  {"factory_reset", VC_CAP_FACTORY_RESET, "VC_CAP_FACTORY_RESET"},
+                  "op.factory_reset", "factory_reset.clears-files", "vc-validate-reset", "old",
+                  /*expect_kept=*/false});
+}
+
+void ConformanceScript::step_marker_op(const MarkerOpCheck& check) {
+  if (skipped_after_abort(check.op_check)) return;
+  if (!declared(check.requirement.capability)) {
+    report_.skip(check.op_check, kNotDeclared);
+    report_.skip(check.files_check, kNotDeclared);
     return next();
   }
-  exec("echo old > vc-validate-reset", {}, settings_.op_timeout_ms,
-       [this](const ProbeResult&, const auto& written) {
+  const std::string op_name = check.requirement.op_name;
+  exec("echo " + std::string(check.marker_text) + " > " + check.marker_file, {},
+       settings_.op_timeout_ms,
+       [this, check, op_name](const ProbeResult&, const auto& written) {
          const bool marker = written && written.value().exit_code == 0;
          run_op(
-             Operation::factory_reset, Json{{"computer_id", settings_.computer_id}}, {},
-             [this, marker](ProbeResult probe) {
-               if (auto problem = op_problem(
-                       probe, {"factory_reset", VC_CAP_FACTORY_RESET, "VC_CAP_FACTORY_RESET"})) {
-                 report_.fail("op.factory_reset", *problem);
-                 report_.skip("factory_reset.clears-files", "skipped: factory_reset failed");
+             check.operation, Json{{"computer_id", settings_.computer_id}}, {},
+             [this, check, op_name, marker](ProbeResult probe) {
+               if (auto problem = op_problem(probe, check.requirement)) {
+                 report_.fail(check.op_check, *problem);
+                 report_.skip(check.files_check, "skipped: " + op_name + " failed");
                  return next();
                }
                if (auto info = computer_info_for(probe, settings_.computer_id); !info) {
-                 report_.fail("op.factory_reset", failure_text(info.failure()));
+                 report_.fail(check.op_check, failure_text(info.failure()));
                } else {
-                 report_.pass("op.factory_reset");
+                 report_.pass(check.op_check);
                }
-               if (!marker) {
-                 report_.fail("factory_reset.clears-files",
-                              "could not write a file before factory_reset");
+               if (check.expect_kept && !declared(VC_CAP_PERSISTENT)) {
+                 report_.skip(check.files_check, "skipped (not PERSISTENT)");
                  return next();
                }
-               exec("test -e vc-validate-reset", {}, settings_.op_timeout_ms,
-                    [this](const ProbeResult&, const auto& completion) {
-                      if (!completion) {
-                        report_.fail("factory_reset.clears-files",
-                                     failure_text(completion.failure()));
+               if (!marker) {
+                 report_.fail(check.files_check, "could not write a file before " + op_name);
+                 return next();
+               }
+               // Kept: the file reads back as written. Gone: `test -e` fails.
+               const std::string read_back =
+                   std::string(check.expect_kept ? "cat " : "test -e ") + check.marker_file;
+               exec(read_back, {}, settings_.op_timeout_ms,
+                    [this, check, op_name](const ProbeResult& read, const auto& completion) {
+                      if (check.expect_kept) {
+                        if (completion && completion.value().exit_code == 0 &&
+                            read.out == std::string(check.marker_text) + "\n") {
+                          report_.pass(check.files_check);
+                        } else {
+                          report_.fail(check.files_check,
+                                       "a file written before " + op_name + " is gone after it "
+                                       "(the descriptor declares VC_CAP_PERSISTENT)");
+                        }
+                      } else if (!completion) {
+                        report_.fail(check.files_check, failure_text(completion.failure()));
                       } else if (completion.value().exit_code == 0) {
-                        report_.fail("factory_reset.clears-files",
-                                     "a file written before factory_reset is still there");
+                        report_.fail(check.files_check,
+                                     "a file written before " + op_name + " is still there");
                       } else {
-                        report_.pass("factory_reset.clears-files");
+                        report_.pass(check.files_check);
                       }
                       next();
                     });

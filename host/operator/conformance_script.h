@@ -78,6 +78,10 @@ class ConformanceScript {
   void step_exec_cancel();
   void step_restart();
   void step_factory_reset();
+  // What restart and factory_reset share: the op's own check, then a file written before it
+  // read back afterwards (conformance_script.cpp).
+  struct MarkerOpCheck;
+  void step_marker_op(const MarkerOpCheck& check);
   void step_network_access();
   void switch_network(bool enabled, std::function<void(std::optional<std::string>)> done);
   void step_wait_for_death();
