@@ -11,7 +11,7 @@
 #include <vc_engine/engine_client.h>
 
 #include "backend_options.h"
-#include "computer_registry.h"
+#include "container_records.h"
 #include "engine_failure.h"
 #include "engine_profile.h"
 #include <vc-backend-1/cpp/host_log.h>
@@ -35,7 +35,7 @@ struct BackendContext {
   const EngineProfile& profile;
   const BackendOptions options;
   const sdk::HostLog log;
-  ComputerRegistry computers;
+  ContainerRecords computers;
   const std::string address;  // as shown in messages: unix:///var/run/docker.sock
 
   // Set on the EngineLoop thread when destroy() begins: from then on no flow may start another

@@ -6,6 +6,10 @@
 // Static data, valid for the life of the module; any thread.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
+
 #include <vc-backend-1/cpp/plugin_entry.h>
 
 #include "backend_options.h"
@@ -68,5 +72,30 @@ inline constexpr vc_option_decl kExecAgentBinaryOption = sdk::option(
     VC_OPTION_STRING, "exec-agent-binary",
     "The exec agent program copied into computers (default: exec-agent/vc-exec-agent "
     "installed beside this plugin)");
+
+// The options above in the order --help lists them. A new shared option is added here once and
+// every container plugin declares it.
+inline constexpr std::array kSharedOptions = {&kImageOption,
+                                              &kCpuOption,
+                                              &kMemoryOption,
+                                              &kPidsLimitOption,
+                                              &kHardenOption,
+                                              &kCreateOverridesOption,
+                                              &kEngineTimeoutOption,
+                                              &kDesktopImageContextOption,
+                                              &kExecAgentOption,
+                                              &kExecAgentBinaryOption};
+
+// A plugin's option list for its descriptor: its own options (the engine address) first, then
+// kSharedOptions, then the nullptr that ends the list. Evaluated at compile time.
+template <std::size_t N>
+constexpr std::array<const vc_option_decl*, N + kSharedOptions.size() + 1>
+container_plugin_options(std::array<const vc_option_decl*, N> own) {
+  std::array<const vc_option_decl*, N + kSharedOptions.size() + 1> all{};
+  std::copy(own.begin(), own.end(), all.begin());
+  std::copy(kSharedOptions.begin(), kSharedOptions.end(), all.begin() + N);
+  all.back() = nullptr;
+  return all;
+}
 
 }  // namespace vc::container

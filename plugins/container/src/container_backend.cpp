@@ -6,13 +6,13 @@
 
 #include <vc-backend-1/cpp/backend_ops.h>
 
+#include "command_dispatch.h"
 #include "computer_info.h"
 #include "computer_naming.h"
-#include "death_watch.h"
+#include "container_exit_watch.h"
 #include "desktop_channel.h"
-#include "command_dispatch.h"
 #include "image_ensure.h"
-#include "tool_instructions.h"
+#include "image_instructions.h"
 
 namespace vc::container {
 
@@ -332,10 +332,10 @@ vc_status ContainerBackend::exec(sdk::ExecRequest request, std::string_view stdi
 
 vc_status ContainerBackend::wait_for_death(sdk::ComputerRequest request, const vc_op* op) {
   return accept(op, [this, id = std::move(request.computer_id)](const Pending& pending) {
-    auto watch = std::make_shared<DeathWatch>(
+    auto watch = std::make_shared<ContainerExitWatch>(
         *ctx_, ctx_->computers.record(id),
         [this, pending](Expected<nlohmann::json> outcome) { complete(pending, std::move(outcome)); });
-    std::weak_ptr<DeathWatch> weak = watch;
+    std::weak_ptr<ContainerExitWatch> weak = watch;
     pending->on_cancel([weak] {
       if (auto live = weak.lock()) live->cancel();
     });

@@ -33,8 +33,8 @@
 #include <vc_engine/exec_stream.h>
 
 #include "cancel_scope.h"
-#include "computer_registry.h"
 #include "container_calls.h"
+#include "container_records.h"
 #include "exec_conclusion.h"
 #include "exec_output.h"
 #include <vc-backend-1/cpp/requests.h>

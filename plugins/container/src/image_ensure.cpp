@@ -10,9 +10,9 @@
 #include "build_context.h"
 #include "build_progress.h"
 #include "desktop_image.h"
+#include "image_instructions.h"
 #include "image_reference.h"
 #include "pull_progress.h"
-#include "tool_instructions.h"
 
 namespace vc::container {
 namespace {

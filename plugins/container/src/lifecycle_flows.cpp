@@ -96,6 +96,39 @@ void inspect_owned(BackendContext& ctx, const FlowScope& scope, const Record& re
                     });
 }
 
+// The continuation of a flow that needs the computer's container: the inspect document and the
+// flow's `done`.
+using WithContainer =
+    std::function<void(nlohmann::json container, Callback<nlohmann::json> finish)>;
+
+// Inspects the computer's own container and runs `next` with it. A failed inspect ends the flow
+// with its failure, a missing container with VC_E_NOT_FOUND (missing_computer).
+void with_existing(BackendContext& ctx, const FlowScope& scope, const Record& record,
+                   Callback<nlohmann::json> done, WithContainer next) {
+  inspect_owned(ctx, scope, record,
+                [&ctx, record, done = std::move(done),
+                 next = std::move(next)](Expected<std::optional<nlohmann::json>> r) mutable {
+                  if (!r.ok()) return done(r.failure());
+                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
+                  next(std::move(*r.value()), std::move(done));
+                });
+}
+
+// The failure of a flow whose container was removed from outside while the flow ran.
+OpFailure vanished(const BackendContext& ctx, std::string message, bool retry) {
+  return OpFailure{VC_E_COMPUTER_DIED, std::move(message),
+                   error_details(ctx.profile, "container_vanished", retry)};
+}
+
+// `done`, keeping `stop_token` alive until it is called: the stop stays expected (the death
+// watch stays quiet) until the flow's last step has finished.
+template <class T>
+Callback<T> holding(std::shared_ptr<ComputerRecord::ExpectedStop> stop_token, Callback<T> done) {
+  return [stop_token = std::move(stop_token), done = std::move(done)](Expected<T> result) {
+    done(std::move(result));
+  };
+}
+
 // Takes an owned container into service: running, answering commands, with the requested
 // network state. Yields its computer info.
 class BringUp : public std::enable_shared_from_this<BringUp> {
@@ -241,11 +274,10 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
                   [self = shared_from_this()](Expected<std::optional<nlohmann::json>> r) {
                     if (!r.ok()) return self->done_(r.failure());
                     if (!r.value()) {
-                      return self->done_(OpFailure{
-                          VC_E_COMPUTER_DIED,
-                          "Computer '" + self->record_->computer_id + "' disappeared while it "
-                              "was being started (container " + self->name_ + " is gone).",
-                          error_details(self->ctx_.profile, "container_vanished", true)});
+                      const std::string message = "Computer '" + self->record_->computer_id +
+                                                  "' disappeared while it was being started " +
+                                                  "(container " + self->name_ + " is gone).";
+                      return self->done_(vanished(self->ctx_, message, true));
                     }
                     DesktopFacts facts{self->desktop_enabled_, self->network_blocked_};
                     self->done_(computer_info_from_inspect(*r.value(), self->ctx_.options.image,
@@ -346,10 +378,10 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
                     [self](Expected<std::optional<nlohmann::json>> inspected) {
                       if (!inspected.ok()) return self->done_(inspected.failure());
                       if (!inspected.value()) {
-                        return self->done_(OpFailure{
-                            VC_E_COMPUTER_DIED,
+                        return self->done_(vanished(
+                            self->ctx_,
                             "Container " + self->name_ + " disappeared right after it started.",
-                            error_details(self->ctx_.profile, "container_vanished", true)});
+                            true));
                       }
                       bring_up(self->ctx_, self->scope_, self->record_, self->request_.shell,
                                self->request_.network_access,
@@ -425,58 +457,47 @@ void run_create(BackendContext& ctx, FlowScope scope, Record record, CreateReque
 void run_attach(BackendContext& ctx, FlowScope scope, Record record, AttachRequest request,
                 Callback<nlohmann::json> done) {
   record->shell = request.shell;
-  inspect_owned(ctx, scope, record,
-                [&ctx, scope, record, request = std::move(request),
-                 done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
-                  if (!r.ok()) return done(r.failure());
-                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
+  with_existing(ctx, scope, record, std::move(done),
+                [&ctx, scope, record, request = std::move(request)](
+                    nlohmann::json container, Callback<nlohmann::json> finish) {
                   bring_up(ctx, scope, record, request.shell, request.network_access,
-                           request.desktop_environment, *r.value(), std::move(done));
+                           request.desktop_environment, std::move(container), std::move(finish));
                 });
 }
 
 void run_restart(BackendContext& ctx, FlowScope scope, Record record,
                  Callback<nlohmann::json> done) {
-  inspect_owned(ctx, scope, record,
-                [&ctx, scope, record,
-                 done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
-                  if (!r.ok()) return done(r.failure());
-                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
-                  // A desktop computer's network comes back from its firewall record.
-                  std::optional<bool> network;
-                  if (!is_desktop_capable(*r.value())) {
-                    network = has_network_access(attached_networks(*r.value()));
-                  }
-                  auto stop_token = record->expect_stop();
-                  restart_container(
-                      ctx, scope, container_name(record->computer_id),
-                      [&ctx, scope, record, network, stop_token,
-                       done = std::move(done)](Expected<Done> restarted) mutable {
-                        if (!restarted.ok()) return done(restarted.failure());
-                        inspect_owned(ctx, scope, record,
-                                      [&ctx, scope, record, network, stop_token,
-                                       done = std::move(done)](
-                                          Expected<std::optional<nlohmann::json>> again) mutable {
-                                        if (!again.ok()) return done(again.failure());
-                                        if (!again.value()) {
-                                          return done(OpFailure{
-                                              VC_E_COMPUTER_DIED,
-                                              "Computer '" + record->computer_id +
-                                                  "' disappeared after restart.",
-                                              error_details(ctx.profile, "container_vanished",
-                                                            false)});
-                                        }
-                                        // The token lives until the computer is back in
-                                        // service: the death watch re-arms after that.
-                                        bring_up(ctx, scope, record, record->shell, network,
-                                                 std::nullopt, *again.value(),
-                                                 [stop_token, done = std::move(done)](
-                                                     Expected<nlohmann::json> info) {
-                                                   done(std::move(info));
-                                                 });
-                                      });
-                      });
-                });
+  with_existing(
+      ctx, scope, record, std::move(done),
+      [&ctx, scope, record](nlohmann::json container, Callback<nlohmann::json> finish) {
+        // A desktop computer's network comes back from its firewall record.
+        std::optional<bool> network;
+        if (!is_desktop_capable(container)) {
+          network = has_network_access(attached_networks(container));
+        }
+        auto stop_token = record->expect_stop();
+        restart_container(
+            ctx, scope, container_name(record->computer_id),
+            [&ctx, scope, record, network, stop_token,
+             finish = std::move(finish)](Expected<Done> restarted) mutable {
+              if (!restarted.ok()) return finish(restarted.failure());
+              inspect_owned(
+                  ctx, scope, record,
+                  [&ctx, scope, record, network, stop_token, finish = std::move(finish)](
+                      Expected<std::optional<nlohmann::json>> again) mutable {
+                    if (!again.ok()) return finish(again.failure());
+                    if (!again.value()) {
+                      return finish(vanished(
+                          ctx, "Computer '" + record->computer_id + "' disappeared after restart.",
+                          false));
+                    }
+                    // The token lives until the computer is back in service: the death watch
+                    // re-arms after that.
+                    bring_up(ctx, scope, record, record->shell, network, std::nullopt,
+                             std::move(*again.value()), holding(stop_token, std::move(finish)));
+                  });
+            });
+      });
 }
 
 void run_remove(BackendContext& ctx, FlowScope scope, Record record,
@@ -519,8 +540,7 @@ void replace_computer(BackendContext& ctx, FlowScope scope, Record record, Creat
                     done = std::move(done)](Expected<bool> removed) mutable {
                      if (!removed.ok()) return done(removed.failure());
                      create_fresh(ctx, scope, record, std::move(request),
-                                  [stop_token, done = std::move(done)](
-                                      Expected<nlohmann::json> info) { done(std::move(info)); });
+                                  holding(stop_token, std::move(done)));
                    });
 }
 
@@ -528,54 +548,49 @@ void replace_computer(BackendContext& ctx, FlowScope scope, Record record, Creat
 
 void run_factory_reset(BackendContext& ctx, FlowScope scope, Record record,
                        Callback<nlohmann::json> done) {
-  inspect_owned(ctx, scope, record,
-                [&ctx, scope, record,
-                 done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
-                  if (!r.ok()) return done(r.failure());
-                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
-                  const auto& old = *r.value();
-                  CreateRequest request;
-                  request.spec.computer_id = record->computer_id;
-                  request.spec.image = label_of(old, labels::kImage, ctx.options.image);
-                  request.spec.temporary = label_of(old, labels::kTemporary, "false") == "true";
-                  request.spec.desktop_environment =
-                      record->desktop_enabled.value_or(label_of(old, labels::kDesktop, "false") == "true");
-                  request.spec.workspace_directory =
-                      label_of(old, labels::kWorkspace, "/workspace");
-                  request.spec.cpus = ctx.options.cpus;
-                  request.spec.memory_bytes = ctx.options.memory_bytes;
-                  request.spec.pids_limit = ctx.options.pids_limit;
-                  request.spec.harden = ctx.options.harden;
-                  request.spec.overrides = ctx.options.create_overrides;
-                  request.network_access = has_network_access(attached_networks(old));
-                  request.shell = record->shell;
-                  // As before adopt_existing existed: a container of ours that appears under
-                  // the name between the delete and the create is taken, not a failed reset.
-                  request.adopt_existing = true;
-                  if (!is_desktop_capable(old)) {
-                    return replace_computer(ctx, scope, record, std::move(request), std::move(done));
-                  }
-                  // A desktop computer keeps its Xfce mode (as it is live, when it runs) and its
-                  // network switch (the record outlives the container).
-                  auto with_network = [&ctx, scope, record, done](CreateRequest next) mutable {
-                    read_network_blocked(
-                        ctx, scope, record->computer_id,
-                        [&ctx, scope, record, next = std::move(next),
-                         done = std::move(done)](Expected<bool> blocked) mutable {
-                          if (!blocked.ok()) return done(blocked.failure());
-                          next.network_access = !blocked.value();
-                          replace_computer(ctx, scope, record, std::move(next), std::move(done));
-                        });
-                  };
-                  if (!is_running(old)) return with_network(std::move(request));
-                  read_desktop_state(
-                      ctx, scope, container_name(record->computer_id), std::chrono::seconds(0),
-                      [request = std::move(request), with_network](
-                          Expected<DesktopState> state) mutable {
-                        if (state.ok()) request.spec.desktop_environment = state.value().wanted;
-                        with_network(std::move(request));
-                      });
-                });
+  with_existing(
+      ctx, scope, record, std::move(done),
+      [&ctx, scope, record](nlohmann::json old, Callback<nlohmann::json> finish) {
+        CreateRequest request;
+        request.spec.computer_id = record->computer_id;
+        request.spec.image = label_of(old, labels::kImage, ctx.options.image);
+        request.spec.temporary = label_of(old, labels::kTemporary, "false") == "true";
+        request.spec.desktop_environment =
+            record->desktop_enabled.value_or(label_of(old, labels::kDesktop, "false") == "true");
+        request.spec.workspace_directory = label_of(old, labels::kWorkspace, "/workspace");
+        request.spec.cpus = ctx.options.cpus;
+        request.spec.memory_bytes = ctx.options.memory_bytes;
+        request.spec.pids_limit = ctx.options.pids_limit;
+        request.spec.harden = ctx.options.harden;
+        request.spec.overrides = ctx.options.create_overrides;
+        request.network_access = has_network_access(attached_networks(old));
+        request.shell = record->shell;
+        // As before adopt_existing existed: a container of ours that appears under the name
+        // between the delete and the create is taken, not a failed reset.
+        request.adopt_existing = true;
+        if (!is_desktop_capable(old)) {
+          return replace_computer(ctx, scope, record, std::move(request), std::move(finish));
+        }
+        // A desktop computer keeps its Xfce mode (as it is live, when it runs) and its network
+        // switch (the record outlives the container).
+        auto with_network = [&ctx, scope, record, finish](CreateRequest next) mutable {
+          read_network_blocked(ctx, scope, record->computer_id,
+                               [&ctx, scope, record, next = std::move(next),
+                                finish = std::move(finish)](Expected<bool> blocked) mutable {
+                                 if (!blocked.ok()) return finish(blocked.failure());
+                                 next.network_access = !blocked.value();
+                                 replace_computer(ctx, scope, record, std::move(next),
+                                                  std::move(finish));
+                               });
+        };
+        if (!is_running(old)) return with_network(std::move(request));
+        read_desktop_state(
+            ctx, scope, container_name(record->computer_id), std::chrono::seconds(0),
+            [request = std::move(request), with_network](Expected<DesktopState> state) mutable {
+              if (state.ok()) request.spec.desktop_environment = state.value().wanted;
+              with_network(std::move(request));
+            });
+      });
 }
 
 namespace {
@@ -612,94 +627,81 @@ void describe_container(BackendContext& ctx, const FlowScope& scope, const Recor
 // Inspects the computer again and describes it.
 void describe_again(BackendContext& ctx, const Record& record, bool live_desktop,
                     Callback<nlohmann::json> done) {
-  inspect_owned(ctx, nullptr, record,
-                [&ctx, record, live_desktop, done = std::move(done)](
-                    Expected<std::optional<nlohmann::json>> after) mutable {
-                  if (!after.ok()) return done(after.failure());
-                  if (!after.value()) return done(missing_computer(ctx, record->computer_id));
-                  describe_container(ctx, nullptr, record, std::move(*after.value()), live_desktop,
-                                     std::move(done));
-                });
+  with_existing(
+      ctx, nullptr, record, std::move(done),
+      [&ctx, record, live_desktop](nlohmann::json container, Callback<nlohmann::json> finish) {
+        describe_container(ctx, nullptr, record, std::move(container), live_desktop,
+                           std::move(finish));
+      });
 }
 
 }  // namespace
 
 void run_set_network_access(BackendContext& ctx, FlowScope scope, Record record, bool enabled,
                             Callback<nlohmann::json> done) {
-  inspect_owned(ctx, scope, record,
-                [&ctx, scope, record, enabled,
-                 done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
-                  if (!r.ok()) return done(r.failure());
-                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
-                  if (is_cancelled(scope)) return done(cancelled_failure());
-                  const auto& container = *r.value();
-                  auto described = [&ctx, record, done = std::move(done)](
-                                       Expected<Done> applied) mutable {
-                    if (!applied.ok()) return done(applied.failure());
-                    describe_again(ctx, record, /*live_desktop=*/false, std::move(done));
-                  };
-                  if (is_desktop_capable(container)) {
-                    if (!is_running(container)) {
-                      // The record alone: the rules go in at the next start.
-                      return record_network_blocked(ctx, record->computer_id, !enabled,
-                                                    std::move(described));
-                    }
-                    return set_egress_blocked(ctx, record->computer_id, container, !enabled,
-                                              std::move(described));
-                  }
-                  auto steps = plan_network_change(attached_networks(container), enabled, ctx.profile);
-                  apply_network_plan(ctx, container_name(record->computer_id), std::move(steps),
-                                     enabled, std::move(described));
-                });
+  with_existing(
+      ctx, scope, record, std::move(done),
+      [&ctx, scope, record, enabled](nlohmann::json container, Callback<nlohmann::json> finish) {
+        if (is_cancelled(scope)) return finish(cancelled_failure());
+        auto described = [&ctx, record,
+                          finish = std::move(finish)](Expected<Done> applied) mutable {
+          if (!applied.ok()) return finish(applied.failure());
+          describe_again(ctx, record, /*live_desktop=*/false, std::move(finish));
+        };
+        if (is_desktop_capable(container)) {
+          if (!is_running(container)) {
+            // The record alone: the rules go in at the next start.
+            return record_network_blocked(ctx, record->computer_id, !enabled, std::move(described));
+          }
+          return set_egress_blocked(ctx, record->computer_id, container, !enabled,
+                                    std::move(described));
+        }
+        auto steps = plan_network_change(attached_networks(container), enabled, ctx.profile);
+        apply_network_plan(ctx, container_name(record->computer_id), std::move(steps), enabled,
+                           std::move(described));
+      });
 }
 
 void run_get_desktop_environment(BackendContext& ctx, FlowScope scope, Record record,
                                  Callback<nlohmann::json> done) {
-  inspect_owned(ctx, scope, record,
-                [&ctx, scope, record, done = std::move(done)](
-                    Expected<std::optional<nlohmann::json>> r) mutable {
-                  if (!r.ok()) return done(r.failure());
-                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
-                  describe_container(ctx, scope, record, std::move(*r.value()), true,
-                                     [done = std::move(done)](Expected<nlohmann::json> info) {
-                                       if (!info.ok()) return done(info.failure());
-                                       done(nlohmann::json{
-                                           {"enabled", info.value()["desktop_environment"]},
-                                           {"desktop_url", info.value()["desktop_url"]}});
-                                     });
+  with_existing(ctx, scope, record, std::move(done),
+                [&ctx, scope, record](nlohmann::json container, Callback<nlohmann::json> finish) {
+                  describe_container(
+                      ctx, scope, record, std::move(container), true,
+                      [finish = std::move(finish)](Expected<nlohmann::json> info) {
+                        if (!info.ok()) return finish(info.failure());
+                        finish(nlohmann::json{{"enabled", info.value()["desktop_environment"]},
+                                              {"desktop_url", info.value()["desktop_url"]}});
+                      });
                 });
 }
 
 void run_set_desktop_environment(BackendContext& ctx, FlowScope scope, Record record,
                                  bool enabled, Callback<nlohmann::json> done) {
-  inspect_owned(ctx, scope, record,
-                [&ctx, scope, record, enabled, done = std::move(done)](
-                    Expected<std::optional<nlohmann::json>> r) mutable {
-                  if (!r.ok()) return done(r.failure());
-                  if (!r.value()) return done(missing_computer(ctx, record->computer_id));
-                  const auto& container = *r.value();
-                  if (!is_desktop_capable(container)) {
-                    // Off is what a headless computer always is.
-                    if (enabled) return done(desktop_refused(ctx, record->computer_id));
-                    return describe_container(ctx, scope, record, container, false,
-                                              std::move(done));
-                  }
-                  if (!is_running(container)) {
-                    return done(OpFailure{
-                        VC_E_COMPUTER_STOPPED,
-                        "Computer '" + record->computer_id +
-                            "' is not running, so its desktop cannot be switched; start it "
-                            "first (any command starts it).",
-                        error_details(ctx.profile, "computer_stopped", true)});
-                  }
-                  switch_desktop(ctx, scope, container_name(record->computer_id), enabled,
-                                 [&ctx, record, done = std::move(done)](
-                                     Expected<DesktopState> state) mutable {
-                                   if (!state.ok()) return done(state.failure());
-                                   record->desktop_enabled = state.value().enabled;
-                                   describe_again(ctx, record, false, std::move(done));
-                                 });
-                });
+  with_existing(
+      ctx, scope, record, std::move(done),
+      [&ctx, scope, record, enabled](nlohmann::json container, Callback<nlohmann::json> finish) {
+        if (!is_desktop_capable(container)) {
+          // Off is what a headless computer always is.
+          if (enabled) return finish(desktop_refused(ctx, record->computer_id));
+          return describe_container(ctx, scope, record, std::move(container), false,
+                                    std::move(finish));
+        }
+        if (!is_running(container)) {
+          return finish(OpFailure{VC_E_COMPUTER_STOPPED,
+                                  "Computer '" + record->computer_id +
+                                      "' is not running, so its desktop cannot be switched; "
+                                      "start it first (any command starts it).",
+                                  error_details(ctx.profile, "computer_stopped", true)});
+        }
+        switch_desktop(
+            ctx, scope, container_name(record->computer_id), enabled,
+            [&ctx, record, finish = std::move(finish)](Expected<DesktopState> state) mutable {
+              if (!state.ok()) return finish(state.failure());
+              record->desktop_enabled = state.value().enabled;
+              describe_again(ctx, record, false, std::move(finish));
+            });
+      });
 }
 
 void run_list(BackendContext& ctx, FlowScope scope, Callback<nlohmann::json> done) {

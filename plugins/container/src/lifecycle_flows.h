@@ -15,8 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <vc-backend-1/cpp/requests.h>
 
-#include "computer_registry.h"
 #include "container_calls.h"
+#include "container_records.h"
 #include "container_spec.h"
 
 namespace vc::container {

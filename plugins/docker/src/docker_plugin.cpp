@@ -39,18 +39,7 @@ constexpr vc_option_decl kDockerHostOption = vc::sdk::option(
     {.default_value = kDefaultDockerHost, .env_var = "DOCKER_HOST"});
 
 // The address option, then the options every container backend shares.
-constexpr const vc_option_decl* kOptions[] = {&kDockerHostOption,
-                                              &vc::container::kImageOption,
-                                              &vc::container::kCpuOption,
-                                              &vc::container::kMemoryOption,
-                                              &vc::container::kPidsLimitOption,
-                                              &vc::container::kHardenOption,
-                                              &vc::container::kCreateOverridesOption,
-                                              &vc::container::kEngineTimeoutOption,
-                                              &vc::container::kDesktopImageContextOption,
-                                              &vc::container::kExecAgentOption,
-                                              &vc::container::kExecAgentBinaryOption,
-                                              nullptr};
+constexpr auto kOptions = vc::container::container_plugin_options<1>({&kDockerHostOption});
 
 constexpr vc::sdk::PluginInfo kPlugin = {
     .id = "org.mcp-virtual-computer.docker",
@@ -59,7 +48,7 @@ constexpr vc::sdk::PluginInfo kPlugin = {
     .vendor = "mcp-virtual-computer",
     .description = "Persistent Docker containers through the Docker Engine API (dockerd)",
     .capabilities = vc::container::kContainerBackendCapabilities,
-    .options = kOptions,
+    .options = kOptions.data(),
 };
 
 }  // namespace

@@ -11,17 +11,6 @@ std::string timeout_text(std::chrono::milliseconds duration) {
   return "timed out after " + std::to_string(millis) + " ms";
 }
 
-namespace {
-
-EngineError timeout_error(std::string message) {
-  EngineError error;
-  error.kind = EngineErrorKind::kTimeout;
-  error.message = std::move(message);
-  return error;
-}
-
-}  // namespace
-
 ConnectionOperation::ConnectionOperation(EngineLoop& loop, EngineAddress address,
                                          RequestOptions deadlines)
     : Operation(loop),
@@ -42,13 +31,15 @@ void ConnectionOperation::begin() {
   if (deadlines_.connect_timeout.count() > 0) {
     connect_timer_ = std::make_unique<LoopTimer>(loop());
     connect_timer_->start(deadlines_.connect_timeout, [this] {
-      fail(timeout_error(timeout_text(deadlines_.connect_timeout) + " while connecting"));
+      fail(make_error(EngineErrorKind::kTimeout,
+                      timeout_text(deadlines_.connect_timeout) + " while connecting"));
     });
   }
   if (deadlines_.timeout.count() > 0) {
     deadline_timer_ = std::make_unique<LoopTimer>(loop());
-    deadline_timer_->start(deadlines_.timeout,
-                           [this] { fail(timeout_error(timeout_text(deadlines_.timeout))); });
+    deadline_timer_->start(deadlines_.timeout, [this] {
+      fail(make_error(EngineErrorKind::kTimeout, timeout_text(deadlines_.timeout)));
+    });
   }
   socket_.connect(address_);
 }

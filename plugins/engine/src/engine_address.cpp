@@ -9,10 +9,7 @@ namespace vc::engine {
 namespace {
 
 EngineError invalid(std::string message) {
-  EngineError error;
-  error.kind = EngineErrorKind::kInvalidArgument;
-  error.message = std::move(message);
-  return error;
+  return make_error(EngineErrorKind::kInvalidArgument, std::move(message));
 }
 
 std::string lower_case(std::string_view text) {

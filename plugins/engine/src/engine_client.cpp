@@ -5,7 +5,7 @@
 #include "exec_connection.h"
 #include "http_exchange.h"
 #include "json_response.h"
-#include "line_splitter.h"
+#include "ndjson_splitter.h"
 #include "negotiation.h"
 #include "request_writer.h"
 #include "vc_engine/url.h"
@@ -155,7 +155,7 @@ RequestHandle EngineClient::stream_lines(HttpRequest request,
                                          RequestOptions deadlines) {
   request.target = api_prefix() + request.target;
   struct LineState {
-    detail::LineSplitter splitter;
+    detail::NdjsonSplitter splitter;
     std::function<void(std::string_view)> on_line;
   };
   auto lines = std::make_shared<LineState>();

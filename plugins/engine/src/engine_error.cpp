@@ -27,6 +27,14 @@ const char* to_string(EngineErrorKind kind) {
   return "unknown";
 }
 
+EngineError make_error(EngineErrorKind kind, std::string message, int http_status) {
+  EngineError error;
+  error.kind = kind;
+  error.message = std::move(message);
+  error.http_status = http_status;
+  return error;
+}
+
 EngineError error_from_uv(EngineErrorKind kind, int uv_code) {
   EngineError error;
   error.kind = kind;

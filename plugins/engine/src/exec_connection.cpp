@@ -6,13 +6,6 @@
 namespace vc::engine::detail {
 namespace {
 
-EngineError protocol_error(std::string message) {
-  EngineError error;
-  error.kind = EngineErrorKind::kProtocol;
-  error.message = std::move(message);
-  return error;
-}
-
 bool starts_stream(int status) {
   return status == 101 || status == 200;
 }
@@ -63,9 +56,7 @@ void ExecConnection::on_bytes(std::string_view bytes) {
       fail(http_status_error(refusal_));
       return;
     case ResponseParser::Outcome::kError: {
-      EngineError error = protocol_error(parser_.error_text());
-      error.http_status = refusal_.status;
-      fail(std::move(error));
+      fail(make_error(EngineErrorKind::kProtocol, parser_.error_text(), refusal_.status));
       return;
     }
   }
@@ -86,7 +77,8 @@ void ExecConnection::feed_raw(std::string_view bytes) {
     if (callbacks_.on_output) callbacks_.on_output(stream, payload);
   });
   if (!valid && !finished()) {
-    fail(protocol_error(
+    fail(make_error(
+        EngineErrorKind::kProtocol,
         "the exec output is not a multiplexed stream; was the exec created with Tty:true? "
         "(start it with tty=true then)"));
   }
@@ -95,7 +87,8 @@ void ExecConnection::feed_raw(std::string_view bytes) {
 void ExecConnection::on_end_of_stream() {
   if (raw_) {
     if (!demuxer_.at_frame_boundary()) {
-      fail(protocol_error("the engine closed the exec stream in the middle of an output frame"));
+      fail(make_error(EngineErrorKind::kProtocol,
+                      "the engine closed the exec stream in the middle of an output frame"));
       return;
     }
     complete_ok();
@@ -105,8 +98,7 @@ void ExecConnection::on_end_of_stream() {
     fail(http_status_error(refusal_));
     return;
   }
-  EngineError error = protocol_error(parser_.error_text());
-  error.http_status = refusal_.status;
+  EngineError error = make_error(EngineErrorKind::kProtocol, parser_.error_text(), refusal_.status);
   if (parser_.cut_short()) error.kind = EngineErrorKind::kTransport;
   fail(std::move(error));
 }

@@ -2,18 +2,6 @@
 #include "http_exchange.h"
 
 namespace vc::engine::detail {
-namespace {
-
-EngineError protocol_error(std::string message, int http_status = 0) {
-  EngineError error;
-  error.kind = EngineErrorKind::kProtocol;
-  error.message = std::move(message);
-  error.http_status = http_status;
-  return error;
-}
-
-}  // namespace
-
 HttpExchange::HttpExchange(EngineLoop& loop, EngineAddress address, RequestOptions deadlines,
                            std::string request_bytes, bool head_request,
                            ExchangeCallbacks callbacks)
@@ -53,9 +41,10 @@ void HttpExchange::on_bytes(std::string_view bytes) {
   const ResponseParser::Outcome outcome = parser_.feed(bytes);
   if (finished()) return;  // a streamed-piece callback cancelled us
   if (body_too_large_) {
-    fail(protocol_error("the engine's response body is larger than " +
-                            std::to_string(kMaxBufferedBody / (1024 * 1024)) + " MiB",
-                        response_.status));
+    fail(make_error(EngineErrorKind::kProtocol,
+                    "the engine's response body is larger than " +
+                        std::to_string(kMaxBufferedBody / (1024 * 1024)) + " MiB",
+                    response_.status));
     return;
   }
   switch (outcome) {
@@ -65,12 +54,13 @@ void HttpExchange::on_bytes(std::string_view bytes) {
       complete();
       return;
     case ResponseParser::Outcome::kRaw:
-      fail(protocol_error("the engine switched protocols (status " +
-                              std::to_string(response_.status) + ") on a plain request",
-                          response_.status));
+      fail(make_error(EngineErrorKind::kProtocol,
+                      "the engine switched protocols (status " + std::to_string(response_.status) +
+                          ") on a plain request",
+                      response_.status));
       return;
     case ResponseParser::Outcome::kError:
-      fail(protocol_error(parser_.error_text(), response_.status));
+      fail(make_error(EngineErrorKind::kProtocol, parser_.error_text(), response_.status));
       return;
   }
 }
@@ -82,7 +72,8 @@ void HttpExchange::on_end_of_stream() {
     complete();
     return;
   }
-  EngineError error = protocol_error(parser_.error_text(), response_.status);
+  EngineError error =
+      make_error(EngineErrorKind::kProtocol, parser_.error_text(), response_.status);
   if (parser_.cut_short()) error.kind = EngineErrorKind::kTransport;
   fail(std::move(error));
 }

@@ -63,12 +63,10 @@ Result<JsonResponse> to_json_response(Result<HttpResponse> response) {
     return json;
   }
   if (labelled) {
-    EngineError error;
-    error.kind = EngineErrorKind::kProtocol;
-    error.http_status = http.status;
-    error.message = "the engine answered " + std::to_string(http.status) +
-                    " with a body that is not valid JSON: " + trimmed(http.body);
-    return error;
+    return make_error(EngineErrorKind::kProtocol,
+                      "the engine answered " + std::to_string(http.status) +
+                          " with a body that is not valid JSON: " + trimmed(http.body),
+                      http.status);
   }
   json.body = http.body;  // plain text, e.g. Podman's "OK" to network connect
   return json;

@@ -25,13 +25,6 @@ std::optional<std::pair<int, int>> parse_api_version(std::string_view text) {
   return std::make_pair(major, minor);
 }
 
-EngineError error_of(EngineErrorKind kind, std::string message) {
-  EngineError error;
-  error.kind = kind;
-  error.message = std::move(message);
-  return error;
-}
-
 std::string string_member(const nlohmann::json& object, const char* name) {
   const auto member = object.find(name);
   return member != object.end() && member->is_string() ? member->get<std::string>() : std::string();
@@ -94,17 +87,17 @@ void Negotiation::on_ping(Result<HttpResponse> response) {
   }
   const auto engine_api = ping.headers.find("api-version");
   if (!engine_api || !parse_api_version(*engine_api)) {
-    deliver(error_of(
+    deliver(make_error(
         EngineErrorKind::kProtocol,
         "the answer to /_ping has no usable Api-Version header; is this a Docker-compatible "
         "engine API socket?"));
     return;
   }
   if (*compare_api_versions(*engine_api, kMinimumApiVersion) < 0) {
-    deliver(error_of(EngineErrorKind::kIncompatible,
-                     "engine API version " + *engine_api + " is older than " +
-                         std::string(kMinimumApiVersion) +
-                         ", the oldest this server supports; upgrade the engine"));
+    deliver(make_error(EngineErrorKind::kIncompatible,
+                       "engine API version " + *engine_api + " is older than " +
+                           std::string(kMinimumApiVersion) +
+                           ", the oldest this server supports; upgrade the engine"));
     return;
   }
   info_.engine_api_version = *engine_api;
@@ -144,7 +137,7 @@ void Negotiation::on_version(Result<HttpResponse> response) {
   }
   const nlohmann::json& body = json.value().body;
   if (!body.is_object()) {
-    deliver(error_of(EngineErrorKind::kProtocol, "the answer to /version is not a JSON object"));
+    deliver(make_error(EngineErrorKind::kProtocol, "the answer to /version is not a JSON object"));
     return;
   }
   info_.version = string_member(body, "Version");

@@ -16,12 +16,7 @@ void RequestHandle::cancel() const {
 
 namespace detail {
 
-EngineError cancelled_error() {
-  EngineError error;
-  error.kind = EngineErrorKind::kCancelled;
-  error.message = "cancelled";
-  return error;
-}
+EngineError cancelled_error() { return make_error(EngineErrorKind::kCancelled, "cancelled"); }
 
 RequestHandle launch(const std::shared_ptr<Operation>& operation) {
   RequestHandle handle(operation);

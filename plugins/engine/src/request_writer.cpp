@@ -11,10 +11,7 @@ bool has_control_bytes(std::string_view text) {
 }
 
 EngineError invalid(std::string message) {
-  EngineError error;
-  error.kind = EngineErrorKind::kInvalidArgument;
-  error.message = std::move(message);
-  return error;
+  return make_error(EngineErrorKind::kInvalidArgument, std::move(message));
 }
 
 bool method_always_has_length(std::string_view method) {

@@ -7,7 +7,7 @@
 
 #include "fake_engine.h"
 #include "json_response.h"
-#include "line_splitter.h"
+#include "ndjson_splitter.h"
 #include "negotiation.h"
 #include "request_writer.h"
 #include "vc_engine/stream_demuxer.h"
@@ -96,8 +96,8 @@ TEST(StreamDemuxer, TtyPassesBytesThrough) {
   EXPECT_TRUE(demuxer.at_frame_boundary());
 }
 
-TEST(LineSplitter, SplitLinesAcrossPieces) {
-  detail::LineSplitter splitter;
+TEST(NdjsonSplitter, SplitLinesAcrossPieces) {
+  detail::NdjsonSplitter splitter;
   std::vector<std::string> lines;
   auto collect = [&](std::string_view line) { lines.emplace_back(line); };
   splitter.feed("{\"status\":\"Pull", collect);

@@ -100,19 +100,8 @@ constexpr vc_option_decl kPodmanServiceOption = vc::sdk::option(
     {.default_value = "auto"});
 
 // The address options, then the options every container backend shares.
-constexpr const vc_option_decl* kOptions[] = {&kPodmanSocketOption,
-                                              &kPodmanServiceOption,
-                                              &vc::container::kImageOption,
-                                              &vc::container::kCpuOption,
-                                              &vc::container::kMemoryOption,
-                                              &vc::container::kPidsLimitOption,
-                                              &vc::container::kHardenOption,
-                                              &vc::container::kCreateOverridesOption,
-                                              &vc::container::kEngineTimeoutOption,
-                                              &vc::container::kDesktopImageContextOption,
-                                              &vc::container::kExecAgentOption,
-                                              &vc::container::kExecAgentBinaryOption,
-                                              nullptr};
+constexpr auto kOptions =
+    vc::container::container_plugin_options<2>({&kPodmanSocketOption, &kPodmanServiceOption});
 
 constexpr vc::sdk::PluginInfo kPlugin = {
     .id = "org.mcp-virtual-computer.podman",
@@ -121,7 +110,7 @@ constexpr vc::sdk::PluginInfo kPlugin = {
     .vendor = "mcp-virtual-computer",
     .description = "Persistent Podman containers through Podman's Docker-compatible API",
     .capabilities = vc::container::kContainerBackendCapabilities,
-    .options = kOptions,
+    .options = kOptions.data(),
 };
 
 }  // namespace

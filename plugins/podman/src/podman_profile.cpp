@@ -5,7 +5,7 @@
 // - exec inspect reports ExitCode 0 while an exec still runs: only Running == false counts
 //   (helper_exec.cpp); detached execs never report completion, so every exec is attached.
 // - `wait` with `removed` or `not-running` reports wrong codes: the death watch uses
-//   `next-exit` (death_watch.cpp).
+//   `next-exit` (container_exit_watch.cpp).
 // - a forced DELETE first waits out the stop timeout: computers run an init as PID 1 (Init,
 //   catatonit on Podman), which ends on SIGTERM at once (container_spec.cpp).
 #include "podman_profile.h"

@@ -80,6 +80,10 @@ class Result<void> {
   std::optional<EngineError> error_;
 };
 
+// Builds an EngineError of the given kind and message (and HTTP status when the engine
+// answered), for the errors the library finds itself rather than ones libuv reports. Any thread.
+EngineError make_error(EngineErrorKind kind, std::string message, int http_status = 0);
+
 // Builds the EngineError for a libuv failure: kind as given, message uv_strerror-style
 // ("connection refused"), uv_code set. Any thread.
 EngineError error_from_uv(EngineErrorKind kind, int uv_code);

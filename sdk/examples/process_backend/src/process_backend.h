@@ -19,7 +19,7 @@
 #include <vc-backend-1/cpp/sdk.h>
 
 #include "computer_store.h"
-#include "death_watch.h"
+#include "pending_death_waits.h"
 
 namespace vc_process_backend {
 
@@ -69,7 +69,7 @@ class ProcessBackend {
   vc::sdk::HostLog log_;
   ComputerStore store_;
   vc::sdk::OpRegistry registry_;
-  DeathWatch deaths_;
+  PendingDeathWaits deaths_;
   vc::sdk::WorkLanes execs_;
   vc::sdk::WorkLanes tasks_;  // last: its threads are joined first, while everything they use exists
 };

@@ -1,4 +1,4 @@
-// computer_registry.h — what the plugin remembers about each computer while it runs.
+// container_records.h — what the plugin remembers about each computer while it runs.
 //
 // Only what the engine cannot tell: the shell readiness checks use, the order in which
 // operations on one computer run, and whether a stop in progress was asked for by this plugin
@@ -130,9 +130,9 @@ class ComputerRecord : public std::enable_shared_from_this<ComputerRecord> {
   std::vector<std::function<void()>> recreated_waiters_;
 };
 
-class ComputerRegistry {
+class ContainerRecords {
  public:
-  explicit ComputerRegistry(engine::EngineLoop& loop) : loop_(loop) {}
+  explicit ContainerRecords(engine::EngineLoop& loop) : loop_(loop) {}
 
   // The record of `computer_id`, created on first use.
   const std::shared_ptr<ComputerRecord>& record(const std::string& computer_id);

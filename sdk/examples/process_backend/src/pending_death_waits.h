@@ -1,4 +1,4 @@
-// death_watch.h — pending wait_for_death ops, by computer.
+// pending_death_waits.h — pending wait_for_death ops, by computer.
 //
 // A wait_for_death op usually stays pending for the computer's whole life. Waiting costs no
 // thread here: the op just sits in this table until something ends it (a cancel, or the
@@ -15,7 +15,7 @@
 
 namespace vc_process_backend {
 
-class DeathWatch {
+class PendingDeathWaits {
  public:
   // [any-thread] Starts watching `computer_id` for the op.
   void watch(const std::string& computer_id, std::shared_ptr<vc::sdk::PendingOp> op);

@@ -1,4 +1,4 @@
-// death_watch.h — noticing that a computer stopped without being asked to.
+// container_exit_watch.h — noticing that a computer stopped without being asked to.
 //
 // A long poll, POST /containers/{id}/wait?condition=next-exit, answers when the container
 // next exits (its headers arrive at once, which proves the wait is registered). When it
@@ -23,15 +23,15 @@
 #include <vc_engine/engine_loop.h>
 
 #include "cancel_scope.h"
-#include "computer_registry.h"
 #include "container_calls.h"
+#include "container_records.h"
 
 namespace vc::container {
 
-class DeathWatch : public std::enable_shared_from_this<DeathWatch> {
+class ContainerExitWatch : public std::enable_shared_from_this<ContainerExitWatch> {
  public:
-  DeathWatch(BackendContext& ctx, std::shared_ptr<ComputerRecord> record,
-             Callback<nlohmann::json> done);
+  ContainerExitWatch(BackendContext& ctx, std::shared_ptr<ComputerRecord> record,
+                     Callback<nlohmann::json> done);
 
   void start();
   void cancel();
@@ -50,7 +50,7 @@ class DeathWatch : public std::enable_shared_from_this<DeathWatch> {
   std::shared_ptr<CancelScope> scope_ = CancelScope::make();
   // The session owns itself from start() to finish(): between engine calls only timers refer
   // to it, and they hold it weakly.
-  std::shared_ptr<DeathWatch> keep_alive_;
+  std::shared_ptr<ContainerExitWatch> keep_alive_;
   std::uint64_t armed_generation_ = 0;
   std::string watched_id_;
   int consecutive_failures_ = 0;

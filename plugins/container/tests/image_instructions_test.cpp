@@ -1,7 +1,7 @@
 // The command tool's description (docs/compatibility.md, "Tool description").
 #include <gtest/gtest.h>
 
-#include "tool_instructions.h"
+#include "image_instructions.h"
 
 namespace vc::container {
 namespace {

@@ -1,5 +1,5 @@
-// tool_instructions.cpp — the command tool's description of a Debian computer.
-#include "tool_instructions.h"
+// image_instructions.cpp — the command tool's description of a Debian computer.
+#include "image_instructions.h"
 
 namespace vc::container {
 namespace {

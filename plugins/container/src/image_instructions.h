@@ -1,4 +1,4 @@
-// tool_instructions.h — the text that describes the computer to the model
+// image_instructions.h — the text that describes the computer to the model
 // (docs/compatibility.md, "Tool description").
 //
 // The backend only knows what is inside the images it ships or defaults to, so it describes

@@ -1,5 +1,5 @@
-// computer_registry.cpp — per-computer lanes and the expected-stop bookkeeping.
-#include "computer_registry.h"
+// container_records.cpp — per-computer lanes and the expected-stop bookkeeping.
+#include "container_records.h"
 
 #include <algorithm>
 
@@ -88,7 +88,7 @@ void ComputerRecord::when_recreated(std::function<void()> callback) {
   recreated_waiters_.push_back(std::move(callback));
 }
 
-const std::shared_ptr<ComputerRecord>& ComputerRegistry::record(const std::string& computer_id) {
+const std::shared_ptr<ComputerRecord>& ContainerRecords::record(const std::string& computer_id) {
   auto it = records_.find(computer_id);
   if (it == records_.end()) {
     it = records_.emplace(computer_id, std::make_shared<ComputerRecord>(loop_, computer_id)).first;
@@ -96,12 +96,12 @@ const std::shared_ptr<ComputerRecord>& ComputerRegistry::record(const std::strin
   return it->second;
 }
 
-std::optional<bool> ComputerRegistry::desktop_enabled_of(const std::string& computer_id) const {
+std::optional<bool> ContainerRecords::desktop_enabled_of(const std::string& computer_id) const {
   auto it = records_.find(computer_id);
   return it == records_.end() ? std::nullopt : it->second->desktop_enabled;
 }
 
-void ComputerRegistry::clear() {
+void ContainerRecords::clear() {
   for (auto& [id, record] : records_) {
     record->execs.clear();
     record->lifecycle.clear();

@@ -1,17 +1,17 @@
-// line_splitter.cpp — NDJSON line splitting.
-#include "line_splitter.h"
+// ndjson_splitter.cpp — NDJSON line splitting.
+#include "ndjson_splitter.h"
 
 namespace vc::engine::detail {
 namespace {
 
-void deliver(std::string_view line, const LineSplitter::LineCallback& on_line) {
+void deliver(std::string_view line, const NdjsonSplitter::LineCallback& on_line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (!line.empty()) on_line(line);
 }
 
 }  // namespace
 
-void LineSplitter::feed(std::string_view bytes, const LineCallback& on_line) {
+void NdjsonSplitter::feed(std::string_view bytes, const LineCallback& on_line) {
   while (!bytes.empty()) {
     const std::size_t newline = bytes.find('\n');
     if (newline == std::string_view::npos) {
@@ -31,7 +31,7 @@ void LineSplitter::feed(std::string_view bytes, const LineCallback& on_line) {
   }
 }
 
-void LineSplitter::finish(const LineCallback& on_line) {
+void NdjsonSplitter::finish(const LineCallback& on_line) {
   const std::string line = std::move(partial_);
   partial_.clear();
   deliver(line, on_line);

@@ -1,4 +1,4 @@
-// line_splitter.h — cuts a byte stream into lines (NDJSON bodies arrive in arbitrary pieces).
+// ndjson_splitter.h — cuts a byte stream into lines (NDJSON bodies arrive in arbitrary pieces).
 // Not thread-safe; one per stream.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 namespace vc::engine::detail {
 
-class LineSplitter {
+class NdjsonSplitter {
  public:
   using LineCallback = std::function<void(std::string_view line)>;
 

@@ -1,5 +1,5 @@
-// death_watch.cpp — the wait long poll and the expected-stop check.
-#include "death_watch.h"
+// container_exit_watch.cpp — the wait long poll and the expected-stop check.
+#include "container_exit_watch.h"
 
 #include <chrono>
 #include <utility>
@@ -19,11 +19,12 @@ constexpr std::chrono::milliseconds kRetryDelay{1000};
 
 }  // namespace
 
-DeathWatch::DeathWatch(BackendContext& ctx, std::shared_ptr<ComputerRecord> record,
-                       Callback<nlohmann::json> done)
+ContainerExitWatch::ContainerExitWatch(BackendContext& ctx,
+                                       std::shared_ptr<ComputerRecord> record,
+                                       Callback<nlohmann::json> done)
     : ctx_(ctx), record_(std::move(record)), done_(std::move(done)) {}
 
-void DeathWatch::start() {
+void ContainerExitWatch::start() {
   // A watch cancelled before it started (its op's cancel hook ran at once) is over already;
   // holding itself then would keep it, and its record, forever.
   if (done_ == nullptr) return;
@@ -31,16 +32,16 @@ void DeathWatch::start() {
   arm();
 }
 
-void DeathWatch::cancel() {
+void ContainerExitWatch::cancel() {
   scope_->cancel();
   finish(cancelled_failure());
 }
 
 // Waits until no stop of ours is in progress, then inspects the container by name (a factory
 // reset replaces it) and starts waiting on it.
-void DeathWatch::arm() {
+void ContainerExitWatch::arm() {
   if (done_ == nullptr) return;
-  std::weak_ptr<DeathWatch> weak = weak_from_this();
+  std::weak_ptr<ContainerExitWatch> weak = weak_from_this();
   record_->when_settled([weak] {
     auto self = weak.lock();
     if (!self || self->done_ == nullptr) return;
@@ -52,7 +53,7 @@ void DeathWatch::arm() {
   });
 }
 
-void DeathWatch::on_inspected(Expected<std::optional<nlohmann::json>> inspected) {
+void ContainerExitWatch::on_inspected(Expected<std::optional<nlohmann::json>> inspected) {
   if (done_ == nullptr) return;
   if (!inspected.ok()) {
     if (inspected.failure().status == VC_E_CANCELLED) return finish(inspected.failure());
@@ -65,7 +66,7 @@ void DeathWatch::on_inspected(Expected<std::optional<nlohmann::json>> inspected)
   if (ours_stopping) return arm();
   if (!container && record_->removed_on_purpose()) {
     // Removed through this plugin: not a death. Watch again once it is created anew.
-    std::weak_ptr<DeathWatch> weak = weak_from_this();
+    std::weak_ptr<ContainerExitWatch> weak = weak_from_this();
     scope_->clear();
     record_->when_recreated([weak] {
       if (auto self = weak.lock()) self->arm();
@@ -82,7 +83,7 @@ void DeathWatch::on_inspected(Expected<std::optional<nlohmann::json>> inspected)
   }
   record_->saw_running(ctx_.client.connection_losses());
   watched_id_ = container->value("Id", std::string());
-  std::weak_ptr<DeathWatch> weak = weak_from_this();
+  std::weak_ptr<ContainerExitWatch> weak = weak_from_this();
   auto handle = ctx_.client.long_poll_json(
       "POST", "/containers/" + engine::url_encode(watched_id_) + "/wait?condition=next-exit",
       std::nullopt, nullptr,
@@ -92,7 +93,7 @@ void DeathWatch::on_inspected(Expected<std::optional<nlohmann::json>> inspected)
   track_in(scope_, handle);
 }
 
-void DeathWatch::on_wait_answer(engine::Result<engine::JsonResponse> answer) {
+void ContainerExitWatch::on_wait_answer(engine::Result<engine::JsonResponse> answer) {
   if (done_ == nullptr) return;
   if (!answer.ok()) {
     if (answer.error().kind == engine::EngineErrorKind::kCancelled) {
@@ -131,7 +132,7 @@ void DeathWatch::on_wait_answer(engine::Result<engine::JsonResponse> answer) {
                     });
 }
 
-void DeathWatch::died(nlohmann::json container, std::optional<std::int64_t> exit_code) {
+void ContainerExitWatch::died(nlohmann::json container, std::optional<std::int64_t> exit_code) {
   nlohmann::json result = {{"reason", "exited"}};
   const auto& state = container.value("State", nlohmann::json::object());
   if (!exit_code) {
@@ -155,7 +156,7 @@ void DeathWatch::died(nlohmann::json container, std::optional<std::int64_t> exit
   finish(std::move(result));
 }
 
-void DeathWatch::retry_later() {
+void ContainerExitWatch::retry_later() {
   if (++consecutive_failures_ > kMaxConsecutiveFailures) {
     return finish(OpFailure{VC_E_UNAVAILABLE,
                             "Stopped watching computer '" + record_->computer_id +
@@ -164,7 +165,7 @@ void DeathWatch::retry_later() {
                             error_details(ctx_.profile, "engine_unreachable", true)});
   }
   if (!retry_timer_) retry_timer_ = std::make_unique<engine::LoopTimer>(ctx_.loop);
-  std::weak_ptr<DeathWatch> weak = weak_from_this();
+  std::weak_ptr<ContainerExitWatch> weak = weak_from_this();
   retry_timer_->start(kRetryDelay, [weak] {
     if (auto self = weak.lock()) self->arm();
   });
@@ -172,7 +173,7 @@ void DeathWatch::retry_later() {
   scope_->clear();
 }
 
-void DeathWatch::finish(Expected<nlohmann::json> outcome) {
+void ContainerExitWatch::finish(Expected<nlohmann::json> outcome) {
   if (done_ == nullptr) return;
   auto keep = std::move(keep_alive_);  // released when this call returns
   if (retry_timer_) retry_timer_->stop();
