@@ -1,0 +1,96 @@
+// agent.cpp — request validation common to every action, and the action table.
+#include "agent.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "vc_agent_common/clock.h"
+#include "input_actions.h"
+#include "launch.h"
+#include "vc_agent_common/log_line.h"
+#include "screenshot.h"
+
+namespace vc::desktop_agent {
+
+using agent_common::log_line;
+using agent_common::monotonic_us;
+
+Agent::Agent()
+    : keyboard_(x_),
+      clipboard_(x_),
+      damage_(x_),
+      windows_(x_),
+      accessibility_(x_),
+      terminal_(x_, windows_),
+      files_(x_, windows_, keyboard_, damage_) {}
+
+json Agent::dispatch(const std::string& action, const Request& request) {
+  if (action == "screen") return screen_action(x_, request);
+  if (action == "screenshot") return screenshot_action(x_, request);
+  if (action == "cursor_position") return cursor_position_action(x_, request);
+  if (action == "pointer_move") return pointer_move_action(x_, request);
+  if (action == "click") return click_action(x_, keyboard_, request);
+  if (action == "mouse_button") return mouse_button_action(x_, request);
+  if (action == "drag") return drag_action(x_, keyboard_, request);
+  if (action == "scroll") return scroll_action(x_, keyboard_, request);
+  if (action == "press_keys") return press_keys_action(x_, keyboard_, request);
+  if (action == "type") return type_action(x_, keyboard_, request);
+  if (action == "wait_for_screen") return damage_.wait_action(request);
+  if (action == "clipboard_read") return clipboard_.read_action(request);
+  if (action == "clipboard_write") return clipboard_.write_action(request);
+  if (action == "list_windows") return windows_.list_action(request);
+  if (action == "window_action") return windows_.action(request);
+  if (action == "accessibility_snapshot") return accessibility_.snapshot_action(request);
+  if (action == "element_bounds") return accessibility_.element_bounds_action(request);
+  if (action == "launch") return launch_action(x_, windows_, request);
+  if (action == "terminal_show") return terminal_.action(request);
+  if (action == "show_file") return files_.action(request);
+  throw_invalid("Unknown desktop action '" + action + "'.");
+}
+
+json Agent::handle_line(const std::string& line) {
+  json body = json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    return error_reply(nullptr, ErrorCode::kInvalidArgument,
+                       "The request line is not valid JSON (UTF-8, one object per line).");
+  }
+  if (!body.is_object()) {
+    return error_reply(nullptr, ErrorCode::kInvalidArgument, "A request must be a JSON object.");
+  }
+  json id = nullptr;
+  auto id_field = body.find("id");
+  if (id_field != body.end() && (id_field->is_number() || id_field->is_string())) id = *id_field;
+  if (id.is_null()) {
+    return error_reply(nullptr, ErrorCode::kInvalidArgument,
+                       "A request needs an 'id' (a number or a string).");
+  }
+  auto action_field = body.find("action");
+  if (action_field == body.end() || !action_field->is_string()) {
+    return error_reply(id, ErrorCode::kInvalidArgument, "A request needs an 'action' (a string).");
+  }
+  const std::string action = action_field->get<std::string>();
+  const std::int64_t started = monotonic_us();
+  json reply;
+  try {
+    reply = ok_reply(id, dispatch(action, Request(body)));
+  } catch (const AgentError& error) {
+    reply = error_reply(id, error.code(), error.what());
+  } catch (const std::exception& error) {
+    reply = error_reply(id, ErrorCode::kFailed,
+                        std::string("The action '") + action + "' failed: " + error.what());
+  } catch (...) {
+    reply = error_reply(id, ErrorCode::kFailed, "The action '" + action + "' failed.");
+  }
+  x_.close_if_dead();
+  // For measuring: the time each action takes inside the agent, on stderr.
+  static const bool timing = getenv("VC_AGENT_TIMING") != nullptr;
+  if (timing) {
+    char text[64];
+    snprintf(text, sizeof text, " took %.1f ms",
+             static_cast<double>(monotonic_us() - started) / 1000.0);
+    log_line(action + text);
+  }
+  return reply;
+}
+
+}  // namespace vc::desktop_agent

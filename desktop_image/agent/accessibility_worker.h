@@ -1,9 +1,0 @@
-// accessibility_worker.h — the process that holds the AT-SPI connection.
-#pragma once
-
-namespace vca {
-
-// `vc-desktop-agent --accessibility-worker`: JSON lines in on stdin, replies out on stdout.
-int accessibility_worker_main();
-
-}  // namespace vca
