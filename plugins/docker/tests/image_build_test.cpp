@@ -87,6 +87,8 @@ class ImageBuildTest : public ::testing::Test {
                ("vc-build-context-" + std::to_string(::getpid()));
     std::filesystem::create_directories(context_);
     std::ofstream(context_ / "Dockerfile") << "FROM debian:bookworm-slim\n";
+    std::filesystem::create_directories(context_ / "agents/desktop_agent");
+    std::ofstream(context_ / "agents/desktop_agent/CMakeLists.txt") << "project(agent)\n";
   }
   ~ImageBuildTest() override { std::filesystem::remove_all(context_); }
 
@@ -212,6 +214,16 @@ TEST_F(ImageBuildTest, AMissingContextSaysWhereItLookedAndWhichOptionOverridesIt
   ASSERT_FALSE(outcome.result.ok());
   const std::string& message = outcome.result.failure().message;
   EXPECT_NE(message.find(context_.string()), std::string::npos) << message;
+  EXPECT_NE(message.find("--desktop-image-context"), std::string::npos) << message;
+}
+
+TEST_F(ImageBuildTest, AContextWithoutTheAgentSourcesIsRefusedBeforeTheBuildStarts) {
+  std::filesystem::remove_all(context_ / "agents");
+  EngineScript script;
+  auto outcome = ensure(script);
+  ASSERT_FALSE(outcome.result.ok());
+  const std::string& message = outcome.result.failure().message;
+  EXPECT_NE(message.find("agents/desktop_agent"), std::string::npos) << message;
   EXPECT_NE(message.find("--desktop-image-context"), std::string::npos) << message;
 }
 
