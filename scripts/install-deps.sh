@@ -1,16 +1,37 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, whatever the build (and, with "test", the test suite) needs and this
-# machine lacks. Safe to rerun: installed packages are skipped, so a rerun takes a second.
-#   scripts/install-deps.sh          build and run dependencies
-#   scripts/install-deps.sh test     plus the test suite's
+# machine lacks, in one apt-get run. Safe to rerun: installed packages are skipped, so a rerun
+# takes a second.
+#   scripts/install-deps.sh [test] [--engine docker|podman]...
+#     test               plus the test suite's
+#     --engine NAME      plus what scripts/engines/NAME-up.sh needs (so that script, run next,
+#                        has nothing to install and can run while the compiler does)
 set -euo pipefail
+# shellcheck source=engines/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/engines/lib.sh"
 
 packages=(cmake ninja-build g++ pkg-config libuv1-dev libboost-dev nlohmann-json3-dev
           libspdlog-dev libcli11-dev node-llhttp libarchive-dev libssl-dev ccache)
+with_tests=0
+while (($# > 0)); do
+  case "$1" in
+    test) with_tests=1 ;;
+    --engine)
+      case "${2:-}" in
+        docker) packages+=("${VC_DOCKER_PACKAGES[@]}") ;;
+        podman) packages+=("${VC_PODMAN_PACKAGES[@]}") ;;
+        *) echo "install-deps.sh: --engine takes docker or podman, not '${2:-}'" >&2; exit 2 ;;
+      esac
+      shift ;;
+    *) echo "install-deps.sh: unknown argument '$1' (usage: install-deps.sh [test] [--engine docker|podman]...)" >&2
+       exit 2 ;;
+  esac
+  shift
+done
 # ccache: rebuilds and fresh clones reuse what was compiled before (cmake/VcBuildSpeed.cmake).
 # node and npm build the MCP App (app/, Vite 8: node >= 20.19); Debian's npm brings one.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
-if [[ "${1:-}" == "test" ]]; then
+if ((with_tests)); then
   # chromium: the desktop view is tested in a real browser (driven by playwright-core).
   # clang and its runtime: the fuzz harnesses are built with libFuzzer (scripts/fuzz.sh).
   # json-schema-test-suite: the argument validator is checked against the official suite.
@@ -28,8 +49,10 @@ if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
 if ((${#missing[@]} > 0)); then
   echo "Installing: ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # The lock timeout waits for another apt-get on the machine instead of failing.
+  "${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
+  "${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
+    "${missing[@]}"
 fi
 
 

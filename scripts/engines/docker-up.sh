@@ -32,7 +32,7 @@ for arg in "$@"; do
 done
 
 require_root
-apt_install docker.io curl debootstrap busybox-static
+apt_install "${VC_DOCKER_PACKAGES[@]}"
 command -v dockerd >/dev/null || die "dockerd is not on PATH after installing docker.io"
 command -v docker >/dev/null || die "the docker CLI is not on PATH after installing docker.io"
 

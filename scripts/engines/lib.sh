@@ -15,6 +15,10 @@ VC_BUSYBOX_IMAGE=vc-test-busybox:latest
 VC_IMAGE_PATH_ENV='ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 VC_DEBIAN_CMD='CMD ["bash"]'
 VC_BUSYBOX_CMD='CMD ["sh"]'
+# The Debian packages each engine's setup needs (install-deps.sh --engine installs them with the
+# build's in one apt-get run).
+VC_DOCKER_PACKAGES=(docker.io curl debootstrap busybox-static)
+VC_PODMAN_PACKAGES=(podman runc catatonit curl debootstrap busybox-static)
 
 log() { printf '%s: %s\n' "${VC_SCRIPT_NAME:-engines}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }

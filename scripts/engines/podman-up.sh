@@ -3,7 +3,7 @@
 #
 #   bash scripts/engines/podman-up.sh
 #
-# 1. Installs podman, runc, catatonit and curl with apt-get when missing.
+# 1. Installs podman, runc, catatonit, curl, debootstrap and busybox-static with apt-get when missing.
 # 2. Writes the containers.conf the tests and the service use ($CONTAINERS_CONF, default
 #    /etc/mcp-virtual-computer-test/containers.conf): runc, because crun fails on this kind of
 #    host's hybrid cgroups, and low default ulimits, because without CAP_SYS_RESOURCE podman
@@ -26,7 +26,7 @@ PODMAN_START_SECONDS=30
 export CONTAINERS_CONF=${CONTAINERS_CONF:-/etc/mcp-virtual-computer-test/containers.conf}
 
 require_root
-apt_install podman runc catatonit curl
+apt_install "${VC_PODMAN_PACKAGES[@]}"
 command -v podman >/dev/null || die "podman is not on PATH after installing it"
 
 desired_conf='# Written by scripts/engines/podman-up.sh for the integration tests.
