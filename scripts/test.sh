@@ -20,40 +20,70 @@ if [[ "${1:-}" == "--quick" ]]; then
   shift
 fi
 
-configure_and_build() {
+# shellcheck source=lib/progress.sh
+source "$root/scripts/lib/progress.sh"
+
+configure() {
   cmake -S "$root" -B "$build" -G Ninja \
     -DCMAKE_BUILD_TYPE=Debug -DVC_SANITIZE=ON -DVC_WARNINGS_AS_ERRORS=ON -DVC_BUILD_TESTS=ON
-  cmake --build "$build" --parallel "$(nproc)"
 }
+build_targets() { cmake --build "$build" --parallel "$(nproc)" "$@"; }
 
-bash "$root/scripts/install-deps.sh" test
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 if ((quick)); then
-  configure_and_build
+  bash "$root/scripts/install-deps.sh" test
+  configure
+  build_targets
   exec ctest --test-dir "$build" --output-on-failure --parallel 2 --timeout 300 -L quick "$@"
 fi
-bash "$root/scripts/engines/docker-up.sh"
-bash "$root/scripts/engines/podman-up.sh"
-# The configuration podman-up.sh wrote (runc, low default ulimits), for the podman CLI the tests
+
+# One apt-get run for the build's, the tests' and both engines' packages; then the engines
+# start (on a fresh machine: their base images made from Debian's archive) while the compiler
+# works, and the desktop image builds on both engines while the compiler builds the tests.
+phase packages
+bash "$root/scripts/install-deps.sh" test --engine docker --engine podman
+start_engines() {
+  bash "$root/scripts/engines/docker-up.sh"
+  bash "$root/scripts/engines/podman-up.sh"
+}
+background engines start_engines
+# The configuration podman-up.sh writes (runc, low default ulimits), for the podman CLI the tests
 # use to inspect and clean up.
 export CONTAINERS_CONF=${CONTAINERS_CONF:-/etc/mcp-virtual-computer-test/containers.conf}
 
-configure_and_build
+phase "build: server and plugins"
+configure
+build_targets --target mcp-virtual-computer vc_backend_docker vc_backend_podman
+phase engines
+await engines
 
 # The bundled desktop image, built by each plugin through its engine's build API exactly as a
 # user's first start would (a current image is kept: this takes a second then).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
-"$build/bin/mcp-virtual-computer" --backend docker computers prepare
-"$build/bin/mcp-virtual-computer" --backend podman --podman-socket unix:///run/podman/podman.sock \
-  computers prepare
+prepare_desktop_images() {
+  "$build/bin/mcp-virtual-computer" --backend docker computers prepare
+  "$build/bin/mcp-virtual-computer" --backend podman \
+    --podman-socket unix:///run/podman/podman.sock computers prepare
+}
+background "desktop images" prepare_desktop_images
+phase "build: everything else"
+build_targets
+phase "desktop images"
+await "desktop images"
 
 # A short fuzzing run of every parser harness (clang, libFuzzer), so every run of the suite
 # keeps fuzzing; the seed corpora are also replayed by ctest below. Before ctest, so that
 # ctest's summary is the last word.
+phase fuzzing
 bash "$root/scripts/fuzz.sh" "${VC_FUZZ_SECONDS:-20}"
 # The suites where threads meet, under ThreadSanitizer (their own build, build/tsan).
+phase "thread sanitizer"
 bash "$root/scripts/tsan.sh"
 
 # The engines the scripts made available: their integration cases fail rather than skip.
 export VC_REQUIRE_ENGINES=${VC_REQUIRE_ENGINES:-docker,podman}
-ctest --test-dir "$build" --output-on-failure --parallel 2 --timeout 600 "$@"
+phase ctest
+status=0
+ctest --test-dir "$build" --output-on-failure --parallel 2 --timeout 600 "$@" || status=$?
+phase_summary
+exit "$status"
