@@ -1,9 +1,10 @@
 // env_flag.cpp — see env_flag.h.
 #include "cli/env_flag.h"
 
-#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+
+#include "common/ascii_case.h"
 
 namespace vc::cli {
 namespace {
@@ -12,10 +13,7 @@ std::string normalise(std::string_view value) {
   const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
   while (!value.empty() && is_space(value.front())) value.remove_prefix(1);
   while (!value.empty() && is_space(value.back())) value.remove_suffix(1);
-  std::string lowered(value);
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lowered;
+  return ascii_lower(value);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <istream>
 #include <ostream>
 
+#include "common/ascii_case.h"
+
 namespace vc::operator_cli {
 
 bool confirm(const std::string& question, std::istream& answers, std::ostream& prompt_out) {
@@ -18,8 +20,7 @@ bool confirm(const std::string& question, std::istream& answers, std::ostream& p
   const auto blank = [](unsigned char c) { return std::isspace(c) != 0; };
   answer.erase(answer.begin(), std::find_if_not(answer.begin(), answer.end(), blank));
   answer.erase(std::find_if_not(answer.rbegin(), answer.rend(), blank).base(), answer.end());
-  std::transform(answer.begin(), answer.end(), answer.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  answer = ascii_lower(answer);
   return answer == "y" || answer == "yes";
 }
 

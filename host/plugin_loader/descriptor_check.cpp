@@ -12,6 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "common/ascii_case.h"
 #include "plugin_loader/versioned_struct.h"
 
 namespace vc::plugins {
@@ -111,9 +112,7 @@ bool is_known_option_type(vc_option_type type) {
 }
 
 bool is_bool_text(std::string_view text) {
-  std::string word(text);
-  std::transform(word.begin(), word.end(), word.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string word = ascii_lower(text);
   for (std::string_view known : {"true", "false", "1", "0", "yes", "no", "on", "off"}) {
     if (word == known) return true;
   }

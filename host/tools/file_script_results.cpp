@@ -2,11 +2,11 @@
 #include "tools/file_script_results.h"
 
 #include <algorithm>
-#include <cctype>
 #include <exception>
 #include <optional>
 #include <vector>
 
+#include "common/ascii_case.h"
 #include "common/base64.h"
 #include "common/utf8_repair.h"
 #include "tools/file_scripts.h"
@@ -40,13 +40,6 @@ std::string parent_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string casefold(const std::string& text) {
-  std::string out = text;
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 }  // namespace
@@ -150,7 +143,7 @@ Expected<Json> decode_list_script(const Expected<ExecResult>& ran, const std::st
     const bool a_dir = a.kind == "directory";
     const bool b_dir = b.kind == "directory";
     if (a_dir != b_dir) return a_dir;
-    return casefold(a.name) < casefold(b.name);
+    return ascii_lower(a.name) < ascii_lower(b.name);
   });
   Json listed = Json::array();
   for (const auto& entry : entries) {

@@ -1,20 +1,16 @@
 // window_selector.cpp — see window_selector.h.
 #include "tools/window_selector.h"
 
-#include <cctype>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include <vc-backend-1/vc_status.h>
 
+#include "common/ascii_case.h"
+
 namespace vc::tools {
 namespace {
-
-std::string folded(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 std::string trimmed(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\n\r\f\v");
@@ -26,7 +22,7 @@ std::string trimmed(const std::string& text) {
 // Python's int(v, 0) for the forms a window id takes: decimal, 0x/0o/0b prefixes, optional
 // sign and underscores between digits are not worth supporting for ids.
 std::optional<uint64_t> as_window_number(const std::string& value) {
-  std::string text = folded(trimmed(value));
+  std::string text = ascii_lower(trimmed(value));
   if (text.empty()) return std::nullopt;
   int base = 10;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'o' || text[1] == 'b')) {
@@ -94,19 +90,19 @@ Expected<Json> select_window(const Json& windows, const std::string& selector) {
     }
     return one_of(matches, selector);
   }
-  const std::string wanted = folded(selector);
+  const std::string wanted = ascii_lower(selector);
   std::vector<const Json*> exact;
   for (const Json* window : all) {
-    if (folded(text_of(*window, "title")) == wanted ||
-        folded(text_of(*window, "wm_class")) == wanted) {
+    if (ascii_lower(text_of(*window, "title")) == wanted ||
+        ascii_lower(text_of(*window, "wm_class")) == wanted) {
       exact.push_back(window);
     }
   }
   if (!exact.empty()) return one_of(exact, selector);
   std::vector<const Json*> partial;
   for (const Json* window : all) {
-    if (folded(text_of(*window, "title")).find(wanted) != std::string::npos ||
-        folded(text_of(*window, "wm_class")).find(wanted) != std::string::npos) {
+    if (ascii_lower(text_of(*window, "title")).find(wanted) != std::string::npos ||
+        ascii_lower(text_of(*window, "wm_class")).find(wanted) != std::string::npos) {
       partial.push_back(window);
     }
   }

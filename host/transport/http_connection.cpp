@@ -1,23 +1,16 @@
 // http_connection.cpp — see http_connection.h.
 #include "transport/http_connection.h"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdio>
 
 #include <spdlog/spdlog.h>
+
+#include "common/ascii_case.h"
 
 namespace vc::transport {
 namespace {
 
 HttpConnection* owner_of(llhttp_t* parser) { return static_cast<HttpConnection*>(parser->data); }
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 std::string describe_peer(const uv_tcp_t& tcp) {
   sockaddr_storage address{};
@@ -234,7 +227,7 @@ int HttpConnection::on_header_field(llhttp_t* parser, const char* at, size_t len
   if (!self->count_header_bytes(length)) return -1;
   auto& headers = self->request_.headers;
   if (headers.empty() || self->header_value_last_) headers.emplace_back();
-  headers.back().first += lower(std::string_view(at, length));
+  headers.back().first += ascii_lower(std::string_view(at, length));
   self->header_value_last_ = false;
   return 0;
 }

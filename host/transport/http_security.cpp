@@ -2,17 +2,11 @@
 #include "transport/http_security.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "common/ascii_case.h"
 
 namespace vc::transport {
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -40,7 +34,7 @@ std::optional<std::string> host_without_port(std::string_view authority) {
   if (!std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return std::nullopt;
   }
-  return lower(name);
+  return ascii_lower(name);
 }
 
 bool loopback_name(const std::string& name) {
@@ -50,7 +44,7 @@ bool loopback_name(const std::string& name) {
 }  // namespace
 
 bool is_loopback_bind(std::string_view bind_host) {
-  const std::string host = lower(bind_host);
+  const std::string host = ascii_lower(bind_host);
   return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
 }
 
@@ -61,7 +55,7 @@ bool host_header_allowed(std::string_view host) {
 
 bool origin_allowed(std::optional<std::string_view> origin) {
   if (!origin) return true;
-  const std::string value = lower(trim(*origin));
+  const std::string value = ascii_lower(trim(*origin));
   std::string_view rest = value;
   if (rest.rfind("http://", 0) == 0) {
     rest.remove_prefix(7);
@@ -81,7 +75,7 @@ bool bearer_matches(std::optional<std::string_view> authorization, std::string_v
   const std::string_view value = trim(*authorization);
   const auto space = value.find(' ');
   if (space == std::string_view::npos) return false;
-  if (lower(value.substr(0, space)) != "bearer") return false;
+  if (ascii_lower(value.substr(0, space)) != "bearer") return false;
   const std::string_view credential = trim(value.substr(space + 1));
   // Constant time in the token's length: every byte is compared whatever the first mismatch.
   unsigned difference = credential.size() == token.size() ? 0U : 1U;
@@ -95,7 +89,7 @@ bool bearer_matches(std::optional<std::string_view> authorization, std::string_v
 
 bool accepts(std::optional<std::string_view> accept, std::string_view media_type) {
   if (!accept) return false;
-  const std::string wanted = lower(media_type);
+  const std::string wanted = ascii_lower(media_type);
   const std::string family = wanted.substr(0, wanted.find('/')) + "/*";
   std::string_view rest = *accept;
   while (!rest.empty()) {
@@ -103,7 +97,7 @@ bool accepts(std::optional<std::string_view> accept, std::string_view media_type
     std::string_view item = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     item = trim(item.substr(0, item.find(';')));
-    const std::string offered = lower(item);
+    const std::string offered = ascii_lower(item);
     if (offered == wanted || offered == family || offered == "*/*") return true;
   }
   return false;
@@ -111,7 +105,7 @@ bool accepts(std::optional<std::string_view> accept, std::string_view media_type
 
 bool content_type_is(std::optional<std::string_view> content_type, std::string_view media_type) {
   if (!content_type) return false;
-  return lower(trim(content_type->substr(0, content_type->find(';')))) == lower(media_type);
+  return ascii_lower(trim(content_type->substr(0, content_type->find(';')))) == ascii_lower(media_type);
 }
 
 }  // namespace vc::transport

@@ -1,22 +1,15 @@
 // engine_address.cpp — parsing DOCKER_HOST-style engine addresses.
 #include "vc_engine/engine_address.h"
 
-#include <algorithm>
-#include <cctype>
 #include <charconv>
+
+#include "ascii_case.h"
 
 namespace vc::engine {
 namespace {
 
 EngineError invalid(std::string message) {
   return make_error(EngineErrorKind::kInvalidArgument, std::move(message));
-}
-
-std::string lower_case(std::string_view text) {
-  std::string lowered(text);
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lowered;
 }
 
 // Why a scheme we recognise cannot be used, or "" when it is not one of those.
@@ -81,13 +74,13 @@ Result<EngineAddress> EngineAddress::parse(std::string_view text) {
   const std::size_t scheme_end = text.find("://");
   if (scheme_end == std::string_view::npos) {
     // "unix:/path" is how some tools write it.
-    if (lower_case(text.substr(0, 5)) == "unix:") return unix_socket(text.substr(5));
+    if (ascii_lower(text.substr(0, 5)) == "unix:") return unix_socket(text.substr(5));
     std::string message(1, '\'');  // not `"'" + std::string`: see parse_port
     message.append(text).append(
         "' is not an engine address; use unix:///path/to/socket or tcp://host:port");
     return invalid(message);
   }
-  const std::string scheme = lower_case(text.substr(0, scheme_end));
+  const std::string scheme = ascii_lower(text.substr(0, scheme_end));
   std::string_view rest = text.substr(scheme_end + 3);
 
   if (scheme == "unix") return unix_socket(rest);
