@@ -89,4 +89,11 @@ std::optional<size_t> first_invalid_utf8(std::string_view bytes) {
   return std::nullopt;
 }
 
+std::string utf8_prefix(std::string_view text, size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  size_t end = limit;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0u) == 0x80u) --end;
+  return std::string(text.substr(0, end));
+}
+
 }  // namespace vc

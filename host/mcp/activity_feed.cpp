@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/utf8_repair.h"
+
 namespace vc::mcp {
 
 struct ActivityFeed::Waiter {
@@ -21,13 +23,6 @@ void close_timer(uv_timer_t* timer) {
   uv_timer_stop(timer);
   uv_close(reinterpret_cast<uv_handle_t*>(timer),
            [](uv_handle_t* handle) { delete reinterpret_cast<uv_timer_t*>(handle); });
-}
-
-// The longest prefix of `text` of at most `limit` bytes that does not split a UTF-8 sequence.
-std::string utf8_prefix(const std::string& text, size_t limit) {
-  size_t end = limit;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0u) == 0x80u) --end;
-  return text.substr(0, end);
 }
 
 // Strings longer than the limit end at a UTF-8 boundary with a note of what was cut.

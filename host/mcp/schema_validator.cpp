@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/utf8_repair.h"
+
 namespace vc::mcp {
 namespace {
 
@@ -73,15 +75,6 @@ bool json_equal(const Json& a, const Json& b) {
 // The value as JSON, shortened: a long stdin string must not flood the message.
 // Strings longer than this are refused by a "pattern" rather than matched.
 constexpr size_t kMaxPatternSubjectBytes = 4096;
-
-// At most the first `limit` bytes of UTF-8 `text`, never half a character: the message is
-// sent as text, and a cut sequence would be invalid UTF-8 in it.
-std::string utf8_prefix(const std::string& text, size_t limit) {
-  if (text.size() <= limit) return text;
-  size_t end = limit;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end);
-}
 
 std::string show(const Json& value) {
   if (value.is_string() && value.get_ref<const std::string&>().size() > kMaxShownValueChars) {

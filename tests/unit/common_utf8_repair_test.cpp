@@ -57,5 +57,23 @@ TEST(Utf8RepairTest, ASequenceCutShortIsOneReplacement) {
   EXPECT_EQ(repair_utf8("\xE1\x80\xE2\xF0\x91\x92\xF1\xBF\x41"), replacements(4) + "A");
 }
 
+TEST(Utf8PrefixTest, ACutNeverEndsInsideACharacter) {
+  const std::string euro = "\xE2\x82\xAC";  // three bytes
+  EXPECT_EQ(utf8_prefix("ab" + euro, 2), "ab");
+  EXPECT_EQ(utf8_prefix("ab" + euro, 3), "ab");
+  EXPECT_EQ(utf8_prefix("ab" + euro, 4), "ab");
+  EXPECT_EQ(utf8_prefix("ab" + euro, 5), "ab" + euro);
+  EXPECT_EQ(utf8_prefix(euro + euro, 4), euro);
+  EXPECT_EQ(utf8_prefix(euro, 0), "");
+}
+
+TEST(Utf8PrefixTest, TextThatFitsIsReturnedWhole) {
+  EXPECT_EQ(utf8_prefix("hello", 5), "hello");
+  EXPECT_EQ(utf8_prefix("hello", 100), "hello");
+  EXPECT_EQ(utf8_prefix("", 0), "");
+  // Only a cut is made safe: invalid text that fits is repair_utf8's business.
+  EXPECT_EQ(utf8_prefix("a\x80", 2), "a\x80");
+}
+
 }  // namespace
 }  // namespace vc::tools
