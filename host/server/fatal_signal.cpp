@@ -39,7 +39,7 @@ constexpr bool kKnowsInstructionAddress = true;
 constexpr bool kKnowsInstructionAddress = false;
 #endif
 
-const char* signal_name(int signal_number) {
+const char* fatal_signal_name(int signal_number) {
   switch (signal_number) {
     case SIGSEGV: return "SIGSEGV";
     case SIGBUS: return "SIGBUS";
@@ -90,7 +90,7 @@ class Line {
 void report(int signal_number, const siginfo_t* info, const void* context) {
   Line line;
   line.add(kPrefix);
-  line.add(signal_name(signal_number));
+  line.add(fatal_signal_name(signal_number));
   // A positive si_code: the kernel's, for the instruction that faulted. Otherwise the signal was
   // raised (abort(), raise()) or sent, and the interrupted instruction proves nothing.
   const bool caused_by_instruction = info != nullptr && info->si_code > 0;

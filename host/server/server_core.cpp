@@ -16,7 +16,7 @@ namespace {
 
 constexpr auto kShutdownGrace = std::chrono::seconds(5);
 
-const char* signal_name(int signal_number) {
+const char* stop_signal_name(int signal_number) {
   return signal_number == SIGINT ? "SIGINT" : signal_number == SIGTERM ? "SIGTERM" : "a signal";
 }
 
@@ -42,9 +42,9 @@ void ServerCore::watch_signals(std::function<void(const std::string& reason)> sh
   shut_down_ = std::move(shut_down);
   signals_ = std::make_unique<SignalWatcher>(loop_, [this](int signal_number) {
     if (running_) {
-      shut_down_(signal_name(signal_number));
+      shut_down_(stop_signal_name(signal_number));
     } else {
-      signal_during_startup_ = signal_name(signal_number);
+      signal_during_startup_ = stop_signal_name(signal_number);
     }
   });
 }

@@ -22,9 +22,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kToken = "app-test-token-7f3a";
+constexpr const char* kAppToken = "app-test-token-7f3a";
 constexpr const char* kAppUri = "ui://virtual-computer/computer.html";
-const std::string kAuth = std::string("Authorization: Bearer ") + kToken;
+const std::string kAuth = std::string("Authorization: Bearer ") + kAppToken;
 
 // A stand-in App file, so that the test does not depend on node having built the real one.
 class AppFile {
@@ -49,7 +49,7 @@ Json result_of(const HttpReply& reply) {
 
 TEST(HttpApp, TheResourceTheExtensionAndTheToolsLinks) {
   AppFile app;
-  HttpHost host({"--auth-token", kToken, "--app-file", app.path()});
+  HttpHost host({"--auth-token", kAppToken, "--app-file", app.path()});
   const HttpReply init = host.post(initialize_request(), std::nullopt, {kAuth});
   EXPECT_TRUE(init.json()["result"]["capabilities"]["extensions"].contains("io.modelcontextprotocol/ui"))
       << init.describe();
@@ -90,7 +90,7 @@ TEST(HttpApp, TheResourceTheExtensionAndTheToolsLinks) {
 
 TEST(HttpApp, TheDashboardIsOpenWithoutTheTokenWithAPolicyAndHostChecks) {
   AppFile app;
-  HttpHost host({"--auth-token", kToken, "--app-file", app.path()});
+  HttpHost host({"--auth-token", kAppToken, "--app-file", app.path()});
   const HttpReply page = host.request("GET", "/dashboard.html", {});
   ASSERT_EQ(page.status, 200) << page.describe();
   EXPECT_EQ(page.body, "<!doctype html><title>Virtual Computer</title><p>é</p>");

@@ -15,10 +15,10 @@
 namespace vc::http_test {
 namespace {
 
-constexpr const char* kToken = "s3cret-token-Value_42";
+constexpr const char* kSecurityToken = "s3cret-token-Value_42";
 
 TEST(HttpSecurity, TheTokenGuardsMcpActivityAndInfoButNotHealth) {
-  HttpHost host({"--auth-token", kToken});
+  HttpHost host({"--auth-token", kSecurityToken});
   const HttpReply none = host.post(initialize_request());
   EXPECT_EQ(none.status, 401) << none.describe();
   EXPECT_EQ(none.header("www-authenticate"), "Bearer");
@@ -27,38 +27,38 @@ TEST(HttpSecurity, TheTokenGuardsMcpActivityAndInfoButNotHealth) {
   EXPECT_EQ(host.post(initialize_request(), std::nullopt, {"Authorization: Bearer wrong"}).status,
             401);
   EXPECT_EQ(host.post(initialize_request(), std::nullopt,
-                      {std::string("Authorization: Basic ") + kToken})
+                      {std::string("Authorization: Basic ") + kSecurityToken})
                 .status,
             401);
   EXPECT_EQ(host.post(initialize_request(), std::nullopt,
-                      {std::string("Authorization: Bearer ") + kToken + "x"})
+                      {std::string("Authorization: Bearer ") + kSecurityToken + "x"})
                 .status,
             401);
 
   const HttpReply right =
-      host.post(initialize_request(), std::nullopt, {std::string("Authorization: Bearer ") + kToken});
+      host.post(initialize_request(), std::nullopt, {std::string("Authorization: Bearer ") + kSecurityToken});
   EXPECT_EQ(right.status, 200) << right.describe();
   const HttpReply lower_scheme =
-      host.post(initialize_request(), std::nullopt, {std::string("Authorization: bEaReR ") + kToken});
+      host.post(initialize_request(), std::nullopt, {std::string("Authorization: bEaReR ") + kSecurityToken});
   EXPECT_EQ(lower_scheme.status, 200) << lower_scheme.describe();
 
   EXPECT_EQ(host.request("GET", "/activity", {}).status, 401);
   EXPECT_EQ(host.request("GET", "/", {}).status, 401);
-  EXPECT_EQ(host.request("GET", "/activity", {"-H", std::string("Authorization: Bearer ") + kToken})
+  EXPECT_EQ(host.request("GET", "/activity", {"-H", std::string("Authorization: Bearer ") + kSecurityToken})
                 .status,
             200);
   EXPECT_EQ(host.request("GET", "/healthz", {}).status, 200);
 
   host.stop();
-  EXPECT_EQ(host.process().stderr_text().find(kToken), std::string::npos)
+  EXPECT_EQ(host.process().stderr_text().find(kSecurityToken), std::string::npos)
       << "the token appeared in the log";
 }
 
 TEST(HttpSecurity, TheTokenComesFromTheEnvironmentToo) {
-  HttpHost host({}, {{"MCP_VIRTUAL_COMPUTER_AUTH_TOKEN", kToken}});
+  HttpHost host({}, {{"MCP_VIRTUAL_COMPUTER_AUTH_TOKEN", kSecurityToken}});
   EXPECT_EQ(host.post(initialize_request()).status, 401);
   EXPECT_EQ(host.post(initialize_request(), std::nullopt,
-                      {std::string("Authorization: Bearer ") + kToken})
+                      {std::string("Authorization: Bearer ") + kSecurityToken})
                 .status,
             200);
 }
@@ -129,9 +129,9 @@ TEST(HttpSecurity, NonLoopbackBindNeedsATokenOrAnExplicitOptOut) {
   EXPECT_NE(refused.err.find("--allow-unauthenticated-http"), std::string::npos) << refused.err;
 
   // With a token it serves, and the Host allow-list (a loopback protection) does not apply.
-  HttpHost host({"--host", "0.0.0.0", "--auth-token", kToken});
+  HttpHost host({"--host", "0.0.0.0", "--auth-token", kSecurityToken});
   const HttpReply reply = host.post(initialize_request(), std::nullopt,
-                                    {std::string("Authorization: Bearer ") + kToken,
+                                    {std::string("Authorization: Bearer ") + kSecurityToken,
                                      "Host: computer.internal:8435"});
   EXPECT_EQ(reply.status, 200) << reply.describe();
 }

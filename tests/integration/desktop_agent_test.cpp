@@ -7,8 +7,6 @@
 namespace vc::integration {
 namespace {
 
-constexpr const char* kDesktopImage = "mcp-virtual-computer-desktop:bookworm";
-
 class DesktopAgentTest : public EngineTest {
  protected:
   Json desktop_create_request() const {

@@ -20,7 +20,6 @@
 namespace vc::integration {
 namespace {
 
-constexpr const char* kDesktopImage = "mcp-virtual-computer-desktop:bookworm";
 // The first bytes a VNC server sends: the view really reached the desktop.
 constexpr const char* kRfbGreeting = "RFB 003.008";
 

@@ -29,6 +29,8 @@ using namespace std::chrono_literals;
 // The images scripts/engines/*-up.sh make.
 inline constexpr const char* kDebianImage = "debian:bookworm-slim";
 inline constexpr const char* kBusyboxImage = "vc-test-busybox:latest";
+// The bundled desktop image, as the plugins build it (`computers prepare`).
+inline constexpr const char* kDesktopImage = "mcp-virtual-computer-desktop:bookworm";
 // Label on every container a test creates itself (listeners, foreign containers).
 inline constexpr const char* kTestLabel = "vc-test=1";
 

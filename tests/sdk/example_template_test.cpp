@@ -19,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-const vc_test::PluginModule& plugin() {
+const vc_test::PluginModule& template_plugin() {
   static vc_test::PluginModule module(VC_EXAMPLE_PLUGIN_PATH);
   return module;
 }
@@ -27,7 +27,7 @@ const vc_test::PluginModule& plugin() {
 class ExampleTemplateTest : public vc_test::PluginFixture {
  protected:
   void SetUp() override {
-    open(plugin(), [](const fs::path& dir) {
+    open(template_plugin(), [](const fs::path& dir) {
       return json{{"options", {{"computers-dir", (dir / "computers").string()}}}};
     });
   }
@@ -41,14 +41,14 @@ class ExampleTemplateTest : public vc_test::PluginFixture {
 };
 
 TEST(ExampleTemplateDescriptor, SaysItIsNotASandbox) {
-  const vc_plugin_descriptor* d = plugin().descriptor();
+  const vc_plugin_descriptor* d = template_plugin().descriptor();
   ASSERT_NE(d, nullptr);
   EXPECT_STREQ(d->name, "example");
   EXPECT_NE(std::string(d->description).find("NOT a sandbox"), std::string::npos);
   EXPECT_EQ(d->capabilities & VC_CAP_ISOLATED, 0u);
   ASSERT_NE(d->options[0], nullptr);
   EXPECT_STREQ(d->options[0]->name, "computers-dir");
-  EXPECT_EQ(plugin().descriptor(2), nullptr);
+  EXPECT_EQ(template_plugin().descriptor(2), nullptr);
 }
 
 TEST_F(ExampleTemplateTest, SlotsWithoutAMemberAreNull) {

@@ -18,7 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-const vc_test::PluginModule& plugin() {
+const vc_test::PluginModule& minimal_c_plugin() {
   static vc_test::PluginModule module(VC_MINIMAL_C_PLUGIN_PATH);
   return module;
 }
@@ -26,12 +26,12 @@ const vc_test::PluginModule& plugin() {
 class MinimalCPluginTest : public vc_test::PluginFixture {
  protected:
   void SetUp() override {
-    open(plugin(), [](const fs::path&) { return json::object(); });
+    open(minimal_c_plugin(), [](const fs::path&) { return json::object(); });
   }
 };
 
 TEST(MinimalCPlugin, DescribesItselfHonestly) {
-  const vc_plugin_descriptor* d = plugin().descriptor();
+  const vc_plugin_descriptor* d = minimal_c_plugin().descriptor();
   ASSERT_NE(d, nullptr);
   EXPECT_STREQ(d->name, "minimal-c");
   EXPECT_NE(std::string(d->description).find("NOT a sandbox"), std::string::npos);
