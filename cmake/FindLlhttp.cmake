@@ -54,7 +54,9 @@ elseif(EXISTS "${LLHTTP_SOURCE_DIR}/llhttp.c" AND EXISTS "${LLHTTP_SOURCE_DIR}/a
     set_target_properties(vc_llhttp PROPERTIES
       POSITION_INDEPENDENT_CODE ON
       C_VISIBILITY_PRESET hidden
-      C_STANDARD 11)
+      C_STANDARD 11
+      # Its files each define the same static helpers: they cannot share a unity batch.
+      UNITY_BUILD OFF)
     target_include_directories(vc_llhttp SYSTEM PUBLIC "${LLHTTP_SOURCE_INCLUDE_DIR}")
     # Third-party generated code: its warnings are not ours to fix.
     target_compile_options(vc_llhttp PRIVATE -w)

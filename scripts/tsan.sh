@@ -10,8 +10,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${VC_TSAN_BUILD_DIR:-$root/build/tsan}
 suites=(vc_plugins_tests vc_engine_tests vc_http_tests)
 
+# File by file (no unity batches): the one build that proves each file includes what it uses.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVC_TSAN=ON \
-  -DVC_WARNINGS_AS_ERRORS=ON -DVC_BUILD_TESTS=ON >/dev/null
+  -DVC_WARNINGS_AS_ERRORS=ON -DVC_BUILD_TESTS=ON -DVC_UNITY_BUILD=OFF >/dev/null
 cmake --build "$build" --parallel "$(nproc)" \
   --target "${suites[@]}" mcp-virtual-computer mcp-virtual-computer-conformance vc_backend_template
 
