@@ -183,12 +183,28 @@ bool is_timeout_error(const std::string& name) {
          name == "org.freedesktop.DBus.Error.TimedOut";
 }
 
+namespace {
+
+// Whether the reply's first argument has the D-Bus type `type`; `iter` then points at it.
+bool first_argument(DBusMessage* reply, int type, DBusMessageIter& iter) {
+  return reply != nullptr && dbus_message_iter_init(reply, &iter) &&
+         dbus_message_iter_get_arg_type(&iter) == type;
+}
+
+// The contents of the reply's first argument when it is a container of the D-Bus type `type`
+// (an array, a struct or a variant).
+bool first_container(DBusMessage* reply, int type, DBusMessageIter& contents) {
+  DBusMessageIter iter;
+  if (!first_argument(reply, type, iter)) return false;
+  dbus_message_iter_recurse(&iter, &contents);
+  return true;
+}
+
+}  // namespace
+
 bool read_uint32(DBusMessage* reply, std::uint32_t& out) {
   DBusMessageIter iter;
-  if (reply == nullptr || !dbus_message_iter_init(reply, &iter) ||
-      dbus_message_iter_get_arg_type(&iter) != DBUS_TYPE_UINT32) {
-    return false;
-  }
+  if (!first_argument(reply, DBUS_TYPE_UINT32, iter)) return false;
   dbus_uint32_t value = 0;
   dbus_message_iter_get_basic(&iter, &value);
   out = value;
@@ -199,13 +215,11 @@ bool read_uint32(DBusMessage* reply, std::uint32_t& out) {
 // Type; `out` is the type's C representation (const char* for a string).
 template <int Type, typename Value>
 bool read_variant(DBusMessage* reply, Value& out) {
-  DBusMessageIter iter, variant;
-  if (reply == nullptr || !dbus_message_iter_init(reply, &iter) ||
-      dbus_message_iter_get_arg_type(&iter) != DBUS_TYPE_VARIANT) {
+  DBusMessageIter variant;
+  if (!first_container(reply, DBUS_TYPE_VARIANT, variant) ||
+      dbus_message_iter_get_arg_type(&variant) != Type) {
     return false;
   }
-  dbus_message_iter_recurse(&iter, &variant);
-  if (dbus_message_iter_get_arg_type(&variant) != Type) return false;
   dbus_message_iter_get_basic(&variant, &out);
   return true;
 }
@@ -226,10 +240,7 @@ bool read_int32_variant(DBusMessage* reply, std::int32_t& out) {
 
 bool read_string(DBusMessage* reply, std::string& out) {
   DBusMessageIter iter;
-  if (reply == nullptr || !dbus_message_iter_init(reply, &iter) ||
-      dbus_message_iter_get_arg_type(&iter) != DBUS_TYPE_STRING) {
-    return false;
-  }
+  if (!first_argument(reply, DBUS_TYPE_STRING, iter)) return false;
   const char* text = nullptr;
   dbus_message_iter_get_basic(&iter, &text);
   out = text != nullptr ? text : "";
@@ -237,13 +248,9 @@ bool read_string(DBusMessage* reply, std::string& out) {
 }
 
 bool read_state_set(DBusMessage* reply, std::uint32_t out[2]) {
-  DBusMessageIter iter, array;
+  DBusMessageIter array;
   out[0] = out[1] = 0;
-  if (reply == nullptr || !dbus_message_iter_init(reply, &iter) ||
-      dbus_message_iter_get_arg_type(&iter) != DBUS_TYPE_ARRAY) {
-    return false;
-  }
-  dbus_message_iter_recurse(&iter, &array);
+  if (!first_container(reply, DBUS_TYPE_ARRAY, array)) return false;
   for (int i = 0; i < 2 && dbus_message_iter_get_arg_type(&array) == DBUS_TYPE_UINT32; ++i) {
     dbus_uint32_t word = 0;
     dbus_message_iter_get_basic(&array, &word);
@@ -254,13 +261,9 @@ bool read_state_set(DBusMessage* reply, std::uint32_t out[2]) {
 }
 
 bool read_strings(DBusMessage* reply, std::vector<std::string>& out) {
-  DBusMessageIter iter, array;
+  DBusMessageIter array;
   out.clear();
-  if (reply == nullptr || !dbus_message_iter_init(reply, &iter) ||
-      dbus_message_iter_get_arg_type(&iter) != DBUS_TYPE_ARRAY) {
-    return false;
-  }
-  dbus_message_iter_recurse(&iter, &array);
+  if (!first_container(reply, DBUS_TYPE_ARRAY, array)) return false;
   while (dbus_message_iter_get_arg_type(&array) == DBUS_TYPE_STRING) {
     const char* text = nullptr;
     dbus_message_iter_get_basic(&array, &text);
@@ -291,13 +294,9 @@ bool read_ref_struct(DBusMessageIter* iter, AtspiRef& out) {
 }  // namespace
 
 bool read_refs(DBusMessage* reply, std::vector<AtspiRef>& out) {
-  DBusMessageIter iter, array;
+  DBusMessageIter array;
   out.clear();
-  if (reply == nullptr || !dbus_message_iter_init(reply, &iter) ||
-      dbus_message_iter_get_arg_type(&iter) != DBUS_TYPE_ARRAY) {
-    return false;
-  }
-  dbus_message_iter_recurse(&iter, &array);
+  if (!first_container(reply, DBUS_TYPE_ARRAY, array)) return false;
   AtspiRef ref;
   while (read_ref_struct(&array, ref)) {
     out.push_back(ref);
@@ -313,12 +312,8 @@ bool read_ref(DBusMessage* reply, AtspiRef& out) {
 }
 
 bool read_rect(DBusMessage* reply, int out[4]) {
-  DBusMessageIter iter, fields;
-  if (reply == nullptr || !dbus_message_iter_init(reply, &iter) ||
-      dbus_message_iter_get_arg_type(&iter) != DBUS_TYPE_STRUCT) {
-    return false;
-  }
-  dbus_message_iter_recurse(&iter, &fields);
+  DBusMessageIter fields;
+  if (!first_container(reply, DBUS_TYPE_STRUCT, fields)) return false;
   for (int i = 0; i < 4; ++i) {
     if (dbus_message_iter_get_arg_type(&fields) != DBUS_TYPE_INT32) return false;
     dbus_int32_t value = 0;

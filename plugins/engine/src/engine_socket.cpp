@@ -53,6 +53,14 @@ struct EngineSocket::ShutdownRequest {
   EngineSocket* owner = nullptr;
 };
 
+template <class Request, class UvRequest>
+void EngineSocket::on_write_side_done(UvRequest* request, int status) {
+  auto* done = static_cast<Request*>(request->data);
+  EngineSocket* owner = done->owner;
+  delete done;
+  if (status < 0 && !owner->closing_) owner->listener_.on_socket_write_failed(status);
+}
+
 EngineSocket::EngineSocket(uv_loop_t* loop, SocketListener& listener)
     : loop_(loop), listener_(listener) {}
 
@@ -217,13 +225,8 @@ void EngineSocket::write(std::string bytes) {
   request->request.data = request;
   uv_buf_t buffer =
       uv_buf_init(request->bytes.data(), static_cast<unsigned>(request->bytes.size()));
-  const int rc =
-      uv_write(&request->request, handle_->stream(), &buffer, 1, [](uv_write_t* req, int status) {
-        auto* done = static_cast<WriteRequest*>(req->data);
-        EngineSocket* owner = done->owner;
-        delete done;
-        if (status < 0 && !owner->closing_) owner->listener_.on_socket_write_failed(status);
-      });
+  const int rc = uv_write(&request->request, handle_->stream(), &buffer, 1,
+                          &on_write_side_done<WriteRequest, uv_write_t>);
   if (rc != 0) {
     delete request;
     listener_.on_socket_write_failed(rc);
@@ -237,13 +240,8 @@ void EngineSocket::shutdown_write() {
   request->owner = this;
   request->request.data = request;
   // libuv runs the shutdown after every write queued before it, so stdin is never cut short.
-  const int rc =
-      uv_shutdown(&request->request, handle_->stream(), [](uv_shutdown_t* req, int status) {
-        auto* done = static_cast<ShutdownRequest*>(req->data);
-        EngineSocket* owner = done->owner;
-        delete done;
-        if (status < 0 && !owner->closing_) owner->listener_.on_socket_write_failed(status);
-      });
+  const int rc = uv_shutdown(&request->request, handle_->stream(),
+                             &on_write_side_done<ShutdownRequest, uv_shutdown_t>);
   if (rc != 0) {
     delete request;
     listener_.on_socket_write_failed(rc);

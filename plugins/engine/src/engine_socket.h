@@ -68,6 +68,11 @@ class EngineSocket {
   void on_connect_result(StreamHandle* handle, int status);
   void on_resolved(int status, addrinfo* addresses);
   void close_handle(StreamHandle* handle);
+  // The completion of a write or a shutdown (Request is WriteRequest or ShutdownRequest, whose
+  // `request` member is the libuv request): frees it and reports a failure unless the socket
+  // is already closing. Loop thread.
+  template <class Request, class UvRequest>
+  static void on_write_side_done(UvRequest* request, int status);
   void release_one();
 
   uv_loop_t* loop_;
