@@ -147,3 +147,14 @@ ensure_busybox_rootfs_tar() {
   rm -rf "$work"
   log "cached $VC_BUSYBOX_TAR ($(du -h "$VC_BUSYBOX_TAR" | cut -f1))"
 }
+
+# Makes the engine's $VC_BUSYBOX_IMAGE when it is missing, from the cached root filesystem. The
+# calling script defines image_present IMAGE and import_image TAR IMAGE CMD for its engine.
+ensure_busybox_image() {
+  if image_present "$VC_BUSYBOX_IMAGE"; then
+    log "$VC_BUSYBOX_IMAGE is present"
+    return 0
+  fi
+  ensure_busybox_rootfs_tar
+  import_image "$VC_BUSYBOX_TAR" "$VC_BUSYBOX_IMAGE" "$VC_BUSYBOX_CMD"
+}

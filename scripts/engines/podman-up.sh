@@ -74,11 +74,6 @@ else
   import_image "$VC_DEBIAN_TAR" "$VC_DEBIAN_IMAGE" "$VC_DEBIAN_CMD"
 fi
 
-if image_present "$VC_BUSYBOX_IMAGE"; then
-  log "$VC_BUSYBOX_IMAGE is present"
-else
-  ensure_busybox_rootfs_tar
-  import_image "$VC_BUSYBOX_TAR" "$VC_BUSYBOX_IMAGE" "$VC_BUSYBOX_CMD"
-fi
+ensure_busybox_image
 
 log "ready: podman $(podman version --format '{{.Server.Version}}' 2>/dev/null || podman --version), images $VC_DEBIAN_IMAGE and $VC_BUSYBOX_IMAGE, CONTAINERS_CONF=$CONTAINERS_CONF"

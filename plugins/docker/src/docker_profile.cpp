@@ -1,4 +1,8 @@
 // docker_profile.cpp — how Docker differs from the engine-neutral backend logic.
+//
+// It fills every field of container::EngineProfile, as podman_profile.cpp does for Podman: the
+// same lines with the other engine's values, on purpose, so that each engine's facts read
+// in one place.
 #include "docker_profile.h"
 
 namespace vc::docker {

@@ -8,6 +8,10 @@
 //   `next-exit` (container_exit_watch.cpp).
 // - a forced DELETE first waits out the stop timeout: computers run an init as PID 1 (Init,
 //   catatonit on Podman), which ends on SIGTERM at once (container_spec.cpp).
+//
+// It fills every field of container::EngineProfile, as docker_profile.cpp does for Docker: the
+// same lines with the other engine's values, on purpose, so that each engine's facts read
+// in one place.
 #include "podman_profile.h"
 
 namespace vc::podman {
