@@ -26,20 +26,24 @@ std::optional<std::string> HttpRequest::query_parameter(std::string_view name) c
   return std::nullopt;
 }
 
-HttpResponse HttpResponse::json(int status, std::string body) {
+namespace {
+
+HttpResponse response_with_body(int status, const char* content_type, std::string body) {
   HttpResponse response;
   response.status = status;
-  response.headers.emplace_back("Content-Type", "application/json");
+  response.headers.emplace_back("Content-Type", content_type);
   response.body = std::move(body);
   return response;
 }
 
+}  // namespace
+
+HttpResponse HttpResponse::json(int status, std::string body) {
+  return response_with_body(status, "application/json", std::move(body));
+}
+
 HttpResponse HttpResponse::text(int status, std::string body) {
-  HttpResponse response;
-  response.status = status;
-  response.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
-  response.body = std::move(body);
-  return response;
+  return response_with_body(status, "text/plain; charset=utf-8", std::move(body));
 }
 
 HttpResponse& HttpResponse::with_header(std::string name, std::string value) {
