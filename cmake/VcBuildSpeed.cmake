@@ -10,7 +10,7 @@
 #                          parsing them in every file (nlohmann/json, spdlog with fmt, GoogleTest):
 #                          measured on GCC 12, a file that includes json.hpp and spdlog.h spends
 #                          about 7 s parsing them before it compiles a line of ours.
-#  VC_UNITY_BUILD=ON|OFF   compile each target's C++ files in batches of eight, one compiler run a
+#  VC_UNITY_BUILD=ON|OFF   compile each target's C++ files in batches of sixteen, one compiler run a
 #                          batch (CMake's unity build): the standard and third-party headers are
 #                          read once a batch instead of once a file, which halves the release
 #                          build's CPU time. The price is that a file's own includes are checked
@@ -30,7 +30,8 @@ option(VC_PCH "Precompile the heavy third-party headers (json, spdlog, GoogleTes
 option(VC_UNITY_BUILD "Compile C++ files in batches (CMake's unity build)" ON)
 # Read when each target is created: this file is included before any target exists.
 set(CMAKE_UNITY_BUILD ${VC_UNITY_BUILD})
-set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
+set(VC_UNITY_BATCH_SIZE 16 CACHE STRING "C++ files a unity batch holds at most")
+set(CMAKE_UNITY_BUILD_BATCH_SIZE ${VC_UNITY_BATCH_SIZE})
 
 set(CMAKE_C_FLAGS_RELEASE "-O2 -DNDEBUG")
 set(CMAKE_CXX_FLAGS_RELEASE "-O2 -DNDEBUG")

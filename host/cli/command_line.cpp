@@ -11,6 +11,7 @@
 #include "cli/env_flag.h"
 #include "cli/plugin_options.h"
 #include "cli/state_directory.h"
+#include "common/ascii_text.h"
 
 namespace vc::cli {
 namespace {
@@ -210,13 +211,6 @@ std::string no_plugin_footer(const std::string& reason) {
          "\nChoose a backend with --backend NAME; `" + kProgramName + " plugins` lists them.";
 }
 
-std::string trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(first, last - first + 1));
-}
-
 std::optional<std::string> auth_token_from_environment() {
   for (const char* name : {"KILNTAINERS_AUTH_TOKEN", "MCP_VIRTUAL_COMPUTER_AUTH_TOKEN"}) {
     const char* value = std::getenv(name);
@@ -263,7 +257,7 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
     config.extended_tool_instruction = v.extended_tool_instruction;
   }
   if (handles.computer_id->count() > 0) {
-    config.computer_id = trimmed(v.computer_id);
+    config.computer_id = trim_ascii_whitespace(v.computer_id);
   } else {
     config.computer_id = std::string(defaults::kComputerId);
     command_line.notices.push_back(std::string("neither COMPUTER_ID nor --computer-id is set; "

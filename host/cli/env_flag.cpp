@@ -1,20 +1,14 @@
 // env_flag.cpp — see env_flag.h.
 #include "cli/env_flag.h"
 
-#include <cctype>
 #include <cstdlib>
 
-#include "common/ascii_case.h"
+#include "common/ascii_text.h"
 
 namespace vc::cli {
 namespace {
 
-std::string normalise(std::string_view value) {
-  const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  while (!value.empty() && is_space(value.front())) value.remove_prefix(1);
-  while (!value.empty() && is_space(value.back())) value.remove_suffix(1);
-  return ascii_lower(value);
-}
+std::string normalise(std::string_view value) { return ascii_lower(trim_ascii_whitespace(value)); }
 
 }  // namespace
 

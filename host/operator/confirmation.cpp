@@ -6,7 +6,7 @@
 #include <istream>
 #include <ostream>
 
-#include "common/ascii_case.h"
+#include "common/ascii_text.h"
 
 namespace vc::operator_cli {
 

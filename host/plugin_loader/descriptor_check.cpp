@@ -12,7 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "common/ascii_case.h"
+#include "common/ascii_text.h"
 #include "plugin_loader/versioned_struct.h"
 
 namespace vc::plugins {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "common/ascii_case.h"
+#include "common/ascii_text.h"
 #include "common/base64.h"
 #include "common/utf8_repair.h"
 #include "tools/file_scripts.h"
@@ -17,12 +17,6 @@ namespace {
 using computers::ComputerInfo;
 using computers::ExecOutcome;
 using computers::ExecResult;
-
-std::string trimmed(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
 
 // A script that did not get to finish: a timeout, too much output, or no computer.
 std::optional<std::string> interrupted(const ExecResult& result, const std::string& what,
@@ -57,10 +51,10 @@ Expected<FileText> decode_read_script(const Expected<ExecResult>& ran, const std
     case kScriptMissing: return Failure{-1, "File does not exist: " + path};
     case kScriptWrongKind: return Failure{-1, "Path is not a regular file: " + path};
     case kScriptTooLarge:
-      return Failure{-1, "File is " + trimmed(repair_utf8(size_text)) + " bytes; text tool limit is " +
+      return Failure{-1, "File is " + trim_ascii_whitespace(repair_utf8(size_text)) + " bytes; text tool limit is " +
                              std::to_string(settings.text_limit) + " bytes"};
     default: {
-      const std::string reason = trimmed(repair_utf8(result.stderr_bytes));
+      const std::string reason = trim_ascii_whitespace(repair_utf8(result.stderr_bytes));
       return Failure{-1, reason.empty() ? "Unable to read " + path : reason};
     }
   }
@@ -68,11 +62,11 @@ Expected<FileText> decode_read_script(const Expected<ExecResult>& ran, const std
   if (newline == std::string::npos) return Failure{-1, invalid};
   uint64_t declared = 0;
   try {
-    declared = std::stoull(trimmed(size_text));
+    declared = std::stoull(trim_ascii_whitespace(size_text));
   } catch (const std::exception&) {
     return Failure{-1, invalid};
   }
-  auto bytes = base64_decode(trimmed(out.substr(newline + 1)));
+  auto bytes = base64_decode(trim_ascii_whitespace(out.substr(newline + 1)));
   if (!bytes) return Failure{-1, invalid};
   if (bytes->size() != declared) return Failure{-1, "File changed while it was being read: " + path};
   if (auto bad = first_invalid_utf8(*bytes)) {
@@ -93,7 +87,7 @@ Expected<ComputerInfo> decode_write_script(const Expected<ExecResult>& ran, cons
     case kScriptNoParent: return Failure{-1, "Parent directory does not exist: " + parent_of(path)};
     case kScriptChanged: return Failure{-1, "File changed before edit could be saved: " + path};
     default: {
-      const std::string reason = trimmed(repair_utf8(result.stderr_bytes));
+      const std::string reason = trim_ascii_whitespace(repair_utf8(result.stderr_bytes));
       return Failure{-1, reason.empty() ? "Unable to write " + path : reason};
     }
   }
@@ -109,12 +103,12 @@ Expected<Json> decode_list_script(const Expected<ExecResult>& ran, const std::st
     case kScriptMissing: return Failure{-1, "Directory does not exist: " + path};
     case kScriptWrongKind: return Failure{-1, "Path is not a directory: " + path};
     default: {
-      const std::string reason = trimmed(repair_utf8(result.stderr_bytes));
+      const std::string reason = trim_ascii_whitespace(repair_utf8(result.stderr_bytes));
       return Failure{-1, reason.empty() ? "Unable to list " + path : reason};
     }
   }
   const std::string invalid = "The computer returned invalid directory data for " + path;
-  auto raw = base64_decode(trimmed(result.stdout_bytes));
+  auto raw = base64_decode(trim_ascii_whitespace(result.stdout_bytes));
   if (!raw) return Failure{-1, invalid};
   std::vector<std::string> fields;
   size_t start = 0;

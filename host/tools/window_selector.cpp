@@ -7,22 +7,15 @@
 
 #include <vc-backend-1/vc_status.h>
 
-#include "common/ascii_case.h"
+#include "common/ascii_text.h"
 
 namespace vc::tools {
 namespace {
 
-std::string trimmed(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\n\r\f\v");
-  if (first == std::string::npos) return {};
-  const auto last = text.find_last_not_of(" \t\n\r\f\v");
-  return text.substr(first, last - first + 1);
-}
-
 // Python's int(v, 0) for the forms a window id takes: decimal, 0x/0o/0b prefixes, optional
 // sign and underscores between digits are not worth supporting for ids.
 std::optional<uint64_t> as_window_number(const std::string& value) {
-  std::string text = ascii_lower(trimmed(value));
+  std::string text = ascii_lower(trim_ascii_whitespace(value));
   if (text.empty()) return std::nullopt;
   int base = 10;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'o' || text[1] == 'b')) {

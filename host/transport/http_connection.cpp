@@ -5,7 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "common/ascii_case.h"
+#include "common/ascii_text.h"
 
 namespace vc::transport {
 namespace {

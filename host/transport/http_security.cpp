@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "common/ascii_case.h"
+#include "common/ascii_text.h"
 
 namespace vc::transport {
 namespace {

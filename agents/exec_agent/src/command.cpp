@@ -22,11 +22,6 @@ constexpr int kFinalReadsPerPipe = 16;
 // While a killed command's process group still has members, how often to look again.
 constexpr Millis kGroupCheckIntervalMs = 10;
 
-void close_fd(int& fd) {
-  if (fd >= 0) close(fd);
-  fd = -1;
-}
-
 }  // namespace
 
 Command::Command(std::uint32_t id, const StartRequest& request, const SpawnedChild& child,

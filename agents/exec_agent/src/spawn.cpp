@@ -19,11 +19,6 @@ struct Pipe {
   int write_end = -1;
 };
 
-void close_fd(int& fd) {
-  if (fd >= 0) close(fd);
-  fd = -1;
-}
-
 void close_pipe(Pipe& pipe) {
   close_fd(pipe.read_end);
   close_fd(pipe.write_end);
@@ -157,6 +152,11 @@ std::variant<SpawnedChild, StartFailure> spawn_command(const StartRequest& reque
   make_non_blocking(child.stdout_fd);
   make_non_blocking(child.stderr_fd);
   return child;
+}
+
+void close_fd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
 }
 
 }  // namespace vc::exec_agent

@@ -36,4 +36,7 @@ std::optional<StartFailure> check_working_directory(const std::string& cwd);
 
 std::variant<SpawnedChild, StartFailure> spawn_command(const StartRequest& request);
 
+// Closes `fd` when it is open and marks it closed (-1), so a second call does nothing.
+void close_fd(int& fd);
+
 }  // namespace vc::exec_agent
