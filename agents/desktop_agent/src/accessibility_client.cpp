@@ -14,7 +14,7 @@
 #include <X11/Xatom.h>
 
 #include "vc_agent_common/clock.h"
-#include "spawn.h"
+#include "detached_spawn.h"
 #include "x_properties.h"
 
 namespace vc::desktop_agent {

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "argv_split.h"
-#include "spawn.h"
+#include "detached_spawn.h"
 
 namespace vc::desktop_agent {
 namespace {

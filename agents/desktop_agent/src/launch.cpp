@@ -12,7 +12,7 @@
 #include "argv_split.h"
 #include "desktop_entry.h"
 #include "session_env.h"
-#include "spawn.h"
+#include "detached_spawn.h"
 
 namespace vc::desktop_agent {
 namespace {

@@ -10,7 +10,7 @@
 #include "vc_agent_common/clock.h"
 #include "input_actions.h"
 #include "session_env.h"
-#include "spawn.h"
+#include "detached_spawn.h"
 #include "x_properties.h"
 
 namespace vc::desktop_agent {

@@ -1,4 +1,4 @@
-// spawn.h — starting programs detached from the agent: their own session, stdin /dev/null,
+// detached_spawn.h — starting programs detached from the agent: their own session, stdin /dev/null,
 // output to a log, re-parented to init so the agent never waits for them.
 #pragma once
 

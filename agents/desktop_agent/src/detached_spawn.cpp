@@ -1,6 +1,6 @@
-// spawn.cpp — double fork with a close-on-exec pipe that reports the grandchild's pid and,
-// if exec fails, its errno.
-#include "spawn.h"
+// detached_spawn.cpp — double fork with a close-on-exec pipe that reports the grandchild's pid
+// and, if exec fails, its errno.
+#include "detached_spawn.h"
 
 #include <dirent.h>
 #include <fcntl.h>
