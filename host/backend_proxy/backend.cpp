@@ -36,12 +36,12 @@ Expected<std::shared_ptr<Backend>> Backend::create(uv_loop_t* loop,
     return Failure{VC_E_INVALID_ARGUMENT, "Backend::create needs a loop and a loaded plugin."};
   }
   auto services = HostServices::create(module->info(), state_dir);
-  if (!services) return services.failure();
+  if (!services) return services.error();
   auto instance = create_plugin_instance(*module, *services.value(), options);
-  if (!instance) return instance.failure();
+  if (!instance) return instance.error();
   auto backend =
       PluginBackend::wrap(loop, std::move(module), std::move(services).value(), instance.value());
-  if (!backend) return backend.failure();
+  if (!backend) return backend.error();
   return std::shared_ptr<Backend>(std::move(backend).value());
 }
 

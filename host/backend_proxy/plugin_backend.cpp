@@ -120,8 +120,8 @@ Expected<std::shared_ptr<PluginBackend>> PluginBackend::wrap(uv_loop_t* loop,
   if (!opened) {
     backend->destroy_instance();
     backend->state_ = State::closed;
-    return Failure{opened.failure().status,
-                   backend->backend_phrase() + " failed to start: " + opened.failure().message};
+    return Failure{opened.error().status,
+                   backend->backend_phrase() + " failed to start: " + opened.error().message};
   }
   return backend;
 }
@@ -132,7 +132,7 @@ Expected<bool> PluginBackend::open_pump() {
     // Holding a reference for the batch: a callback may drop the caller's last one.
     if (auto self = weak.lock()) self->dispatch(events);
   });
-  if (!pump) return pump.failure();
+  if (!pump) return pump.error();
   channel_->pump = std::move(pump).value();
   return true;
 }

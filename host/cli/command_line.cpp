@@ -232,9 +232,9 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
   ServerConfig& config = command_line.config;
 
   const auto desktop = read_env_flag("DESKTOP_ENVIRONMENT", false);
-  if (!desktop) return {std::nullopt, report_config_error(err, desktop.failure().message)};
+  if (!desktop) return {std::nullopt, report_config_error(err, desktop.error().message)};
   const auto network = read_env_flag("NETWORK_ACCESS", v.network);
-  if (!network) return {std::nullopt, report_config_error(err, network.failure().message)};
+  if (!network) return {std::nullopt, report_config_error(err, network.error().message)};
   config.desktop_environment = desktop.value();
   config.network_access = network.value();
 

@@ -90,7 +90,7 @@ std::optional<Failure> PluginOptions::add_one(CLI::App& app, const std::string& 
   }
   if (decl.default_value) {
     auto typed = typed_option_default(decl.type, *decl.default_value);
-    if (!typed) return Failure{-1, option_error_prefix(plugin, decl.name) + ", which " + typed.failure().message};
+    if (!typed) return Failure{-1, option_error_prefix(plugin, decl.name) + ", which " + typed.error().message};
     entry.default_value = std::move(typed).value();
   }
 

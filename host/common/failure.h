@@ -3,8 +3,8 @@
 
 #include <cstdint>
 #include <string>
-#include <utility>
-#include <variant>
+
+#include <vc-backend-1/cpp/expected.h>
 
 namespace vc {
 
@@ -14,22 +14,8 @@ struct Failure {
   std::string message;
 };
 
-// Either a value or a Failure. Small on purpose: C++20 has no std::expected.
+// Either a value or a Failure (the SDK's value-or-error template, which C++20 lacks).
 template <class T>
-class Expected {
- public:
-  Expected(T result) : state_(std::move(result)) {}         // NOLINT(implicit)
-  Expected(Failure failure) : state_(std::move(failure)) {}  // NOLINT(implicit)
-
-  bool ok() const { return std::holds_alternative<T>(state_); }
-  explicit operator bool() const { return ok(); }
-  const T& value() const& { return std::get<T>(state_); }
-  T& value() & { return std::get<T>(state_); }
-  T&& value() && { return std::get<T>(std::move(state_)); }
-  const Failure& failure() const { return std::get<Failure>(state_); }
-
- private:
-  std::variant<T, Failure> state_;
-};
+using Expected = sdk::Expected<T, Failure>;
 
 }  // namespace vc

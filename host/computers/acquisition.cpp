@@ -74,7 +74,7 @@ void Acquisition::cancel() {
 
 void Acquisition::validate() {
   run_step(backend_proxy::Operation::validate, Json::object(), [this](Expected<Json> result) {
-    if (!result.ok()) return settle(result.failure());
+    if (!result.ok()) return settle(result.error());
     if (hooks_.validated) hooks_.validated();
     attach();
   });
@@ -83,7 +83,7 @@ void Acquisition::validate() {
 void Acquisition::attach() {
   run_step(backend_proxy::Operation::attach, attach_request(settings_), [this](Expected<Json> result) {
     if (result.ok()) return settle(expected_computer(result.value()));
-    if (result.failure().status != VC_E_NOT_FOUND) return settle(result.failure());
+    if (result.error().status != VC_E_NOT_FOUND) return settle(result.error());
     spdlog::info("Computer '{}' does not exist yet; creating it.", settings_.computer_id);
     ensure_image();
   });
@@ -91,7 +91,7 @@ void Acquisition::attach() {
 
 void Acquisition::ensure_image() {
   run_step(backend_proxy::Operation::ensure_image, Json::object(), [this](Expected<Json> result) {
-    if (!result.ok()) return settle(result.failure());
+    if (!result.ok()) return settle(result.error());
     create();
   });
 }
@@ -104,9 +104,9 @@ void Acquisition::create() {
   request["adopt_existing"] = true;
   run_step(backend_proxy::Operation::create, request, [this](Expected<Json> result) {
     if (result.ok()) return settle(expected_computer(result.value()));
-    const bool lost_race = result.failure().status == VC_E_ALREADY_EXISTS &&
+    const bool lost_race = result.error().status == VC_E_ALREADY_EXISTS &&
                            backend_->info().abi_minor == 0 && !attached_after_create_;
-    if (!lost_race) return settle(result.failure());
+    if (!lost_race) return settle(result.error());
     attached_after_create_ = true;
     spdlog::info("Computer '{}' appeared while it was being created; attaching to it.",
                  settings_.computer_id);
@@ -128,7 +128,7 @@ void Acquisition::run_step(backend_proxy::Operation op, const Json& request, Ste
     if (self->outcome_) return;
     // A step that won the race against cancel() must not start the next one.
     if (self->cancelled_) {
-      return self->settle(result.ok() ? cancelled_attempt() : result.failure());
+      return self->settle(result.ok() ? cancelled_attempt() : result.error());
     }
     next(std::move(result));
   };

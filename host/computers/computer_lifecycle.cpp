@@ -87,7 +87,7 @@ class StepSequence : public Cancellable {
 };
 
 Expected<ComputerInfo> info_for(const Expected<Json>& result, const std::string& computer_id) {
-  if (!result.ok()) return result.failure();
+  if (!result.ok()) return result.error();
   auto info = read_computer_info(result.value());
   if (!info.ok()) return info;
   if (info.value().computer_id != computer_id) {
@@ -98,7 +98,7 @@ Expected<ComputerInfo> info_for(const Expected<Json>& result, const std::string&
 }
 
 Expected<std::vector<ComputerInfo>> read_list(const Expected<Json>& result) {
-  if (!result.ok()) return result.failure();
+  if (!result.ok()) return result.error();
   const Json& document = result.value();
   auto computers = document.find("computers");
   if (!document.is_object() || computers == document.end() || !computers->is_array()) {
@@ -107,7 +107,7 @@ Expected<std::vector<ComputerInfo>> read_list(const Expected<Json>& result) {
   std::vector<ComputerInfo> listed;
   for (const auto& entry : *computers) {
     auto info = read_computer_info(entry);
-    if (!info.ok()) return info.failure();
+    if (!info.ok()) return info.error();
     listed.push_back(std::move(info).value());
   }
   std::sort(listed.begin(), listed.end(), [](const ComputerInfo& a, const ComputerInfo& b) {
@@ -142,7 +142,7 @@ struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
     chain->run(backend_proxy::Operation::validate, Json::object(),
                [self = shared_from_this(), next = std::move(next),
                 fail = std::move(fail)](Expected<Json> result) {
-                 if (!result.ok()) return fail(result.failure());
+                 if (!result.ok()) return fail(result.error());
                  self->validation->mark_validated();
                  next();
                });
@@ -181,7 +181,7 @@ struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
                  if (maintained) {
                    self->registry->end_maintenance(
                        info.ok() ? Expected<std::optional<ComputerInfo>>(info.value())
-                                 : Expected<std::optional<ComputerInfo>>(info.failure()));
+                                 : Expected<std::optional<ComputerInfo>>(info.error()));
                  }
                  done(std::move(info));
                });
@@ -233,7 +233,7 @@ CancelHandle ComputerLifecycle::prepare_image(ProgressFn progress,
         chain->run(
             backend_proxy::Operation::ensure_image, Json::object(),
             [shared_done](Expected<Json> result) {
-              if (!result.ok()) return (*shared_done)(result.failure());
+              if (!result.ok()) return (*shared_done)(result.error());
               const Json& document = result.value();
               auto action = document.is_object() ? document.find("action") : document.end();
               (*shared_done)(document.is_object() && action != document.end() &&
@@ -273,7 +273,7 @@ CancelHandle ComputerLifecycle::create(CreateSpec spec, ProgressFn progress, Inf
     chain->run(
         backend_proxy::Operation::ensure_image, Json::object(),
         [fail, create_step](Expected<Json> result) {
-          if (!result.ok()) return fail(result.failure());
+          if (!result.ok()) return fail(result.error());
           create_step();
         },
         with_progress);
@@ -283,7 +283,7 @@ CancelHandle ComputerLifecycle::create(CreateSpec spec, ProgressFn progress, Inf
     chain->run(backend_proxy::Operation::list, Json::object(),
                [fail, image_step, id](Expected<Json> result) {
                  auto listed = read_list(result);
-                 if (!listed.ok()) return fail(listed.failure());
+                 if (!listed.ok()) return fail(listed.error());
                  if (find_computer(listed.value(), id)) {
                    return fail(Failure{VC_E_ALREADY_EXISTS,
                                        "Computer '" + id + "' already exists."});
@@ -333,7 +333,7 @@ CancelHandle ComputerLifecycle::switch_server_computer(ComputerSwitch which, boo
   // acquire() may answer before it returns; the switch it then starts is what a cancel stops.
   auto waiting = state_->registry->acquire(
       nullptr, [state, steps, which, enabled, shared_done](Expected<ComputerInfo> ready) {
-        if (!ready) return (*shared_done)(ready.failure());
+        if (!ready) return (*shared_done)(ready.error());
         if (steps->cancelled()) return (*shared_done)(cancelled_chain());
         const std::string& id = state->registry->settings().computer_id;
         Json request = computer_request(id);
@@ -366,7 +366,7 @@ CancelHandle ComputerLifecycle::remove(const std::string& computer_id,
                    [state, maintained, computer_id, shared_done](Expected<Json> result) {
                      Expected<bool> removed = Failure{};
                      if (!result.ok()) {
-                       removed = result.failure();
+                       removed = result.error();
                      } else {
                        auto flag = result.value().find("removed");
                        if (flag == result.value().end() || !flag->is_boolean()) {
@@ -381,9 +381,9 @@ CancelHandle ComputerLifecycle::remove(const std::string& computer_id,
                      if (maintained) {
                        // Gone either way unless the engine refused: then look again later.
                        state->registry->end_maintenance(
-                           removed.ok() || removed.failure().status == VC_E_NOT_FOUND
+                           removed.ok() || removed.error().status == VC_E_NOT_FOUND
                                ? Expected<std::optional<ComputerInfo>>(std::nullopt)
-                               : Expected<std::optional<ComputerInfo>>(removed.failure()));
+                               : Expected<std::optional<ComputerInfo>>(removed.error()));
                      }
                      (*shared_done)(std::move(removed));
                    });
@@ -413,9 +413,9 @@ CancelHandle ComputerLifecycle::exec(const std::string& computer_id, ExecRequest
     chain->run(
         backend_proxy::Operation::exec, exec_request(computer_id, state->defaults.shell, request),
         [shared_done, fail, start](Expected<Json> result) {
-          if (!result.ok()) return fail(result.failure());
+          if (!result.ok()) return fail(result.error());
           auto completion = read_exec_result(result.value());
-          if (!completion.ok()) return fail(completion.failure());
+          if (!completion.ok()) return fail(completion.error());
           StreamedExit exit;
           exit.exit_code = completion.value().exit_code;
           exit.outcome = completion.value().outcome;
@@ -436,7 +436,7 @@ CancelHandle ComputerLifecycle::exec(const std::string& computer_id, ExecRequest
     chain->run(backend_proxy::Operation::attach, attach_request(settings),
                [run_step, fail, id = found.computer_id](Expected<Json> result) {
                  auto info = info_for(result, id);
-                 if (!info.ok()) return fail(info.failure());
+                 if (!info.ok()) return fail(info.error());
                  run_step(info.value());
                });
   };
@@ -445,7 +445,7 @@ CancelHandle ComputerLifecycle::exec(const std::string& computer_id, ExecRequest
     chain->run(backend_proxy::Operation::list, Json::object(),
                [run_step, attach_step, fail, computer_id](Expected<Json> result) {
                  auto listed = read_list(result);
-                 if (!listed.ok()) return fail(listed.failure());
+                 if (!listed.ok()) return fail(listed.error());
                  auto found = find_computer(listed.value(), computer_id);
                  if (!found) return fail(not_found(computer_id));
                  if (found->state == "running") return run_step(*found);

@@ -117,7 +117,7 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     if (outcome.ok() && outcome.value()) {
       computer_ = *outcome.value();
       observe();
-    } else if (outcome.ok() || !refused_untouched(outcome.failure())) {
+    } else if (outcome.ok() || !refused_untouched(outcome.error())) {
       computer_.reset();
     }
     if (computer_ && maintenance_depth_ == 0 && !acquisition_) start_death_watch();
@@ -172,8 +172,8 @@ class RegistryCore : public std::enable_shared_from_this<RegistryCore> {
     acquisition_.reset();  // success is remembered below; a failure is retried by the next call
     if (!outcome.ok()) {
       spdlog::warn("Could not acquire computer '{}': {}", settings_.computer_id,
-                   outcome.failure().message);
-      if (outcome.failure().status == VC_E_UNAVAILABLE) engine_failure_ = outcome.failure().message;
+                   outcome.error().message);
+      if (outcome.error().status == VC_E_UNAVAILABLE) engine_failure_ = outcome.error().message;
       return;
     }
     engine_failure_.reset();
@@ -262,7 +262,7 @@ class Execution : public Cancellable, public std::enable_shared_from_this<Execut
 
  private:
   void on_computer(Expected<ComputerInfo> computer) {
-    if (!computer.ok()) return finish(computer.failure());
+    if (!computer.ok()) return finish(computer.error());
     auto core = core_.lock();
     if (!core) return finish(Failure{VC_E_CANCELLED, "The server is shutting down."});
     if (auto refused = core->refusal()) return finish(*refused);
@@ -283,11 +283,11 @@ class Execution : public Cancellable, public std::enable_shared_from_this<Execut
                                 "the command did not finish."});
     }
     if (!result.ok()) {
-      if (result.failure().status == VC_E_COMPUTER_DIED) return finish(computer_died(core));
-      if (result.failure().status == VC_E_UNAVAILABLE && core) {
-        core->lose_engine(result.failure().message);
+      if (result.error().status == VC_E_COMPUTER_DIED) return finish(computer_died(core));
+      if (result.error().status == VC_E_UNAVAILABLE && core) {
+        core->lose_engine(result.error().message);
       }
-      return finish(result.failure());
+      return finish(result.error());
     }
     // As the original: a command that failed while its computer died failed because of that.
     bool clean_exit =

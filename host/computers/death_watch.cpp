@@ -46,9 +46,9 @@ CancelHandle watch_for_death(backend_proxy::Backend& backend, const std::string&
   callbacks.on_emit = [](vc_stream, std::string_view) {};
   callbacks.on_complete = [computer_id, watch = std::move(watch)](Expected<Json> result) {
     if (!result.ok()) {
-      log_watch_end(computer_id, result.failure());
-      if (result.failure().status == VC_E_UNAVAILABLE && watch.on_engine_lost) {
-        watch.on_engine_lost(result.failure().message);
+      log_watch_end(computer_id, result.error());
+      if (result.error().status == VC_E_UNAVAILABLE && watch.on_engine_lost) {
+        watch.on_engine_lost(result.error().message);
       }
       return;
     }

@@ -35,7 +35,7 @@ class DesktopAction : public Cancellable, public std::enable_shared_from_this<De
 
  private:
   void on_computer(Expected<ComputerInfo> info) {
-    if (!info.ok()) return finish(info.failure());
+    if (!info.ok()) return finish(info.error());
     if (cancelled_) return finish(Failure{VC_E_CANCELLED, "The desktop action was cancelled."});
     Json request = action_;
     request["computer_id"] = info.value().computer_id;

@@ -47,9 +47,9 @@ int64_t milliseconds_since(std::chrono::steady_clock::time_point start) {
 Expected<ExecResult> assemble_result(const Expected<Json>& document, OutputCollector& output,
                                      std::chrono::steady_clock::time_point start,
                                      const ComputerInfo& computer) {
-  if (!document.ok()) return document.failure();
+  if (!document.ok()) return document.error();
   auto completion = read_exec_result(document.value());
-  if (!completion.ok()) return completion.failure();
+  if (!completion.ok()) return completion.error();
   ExecResult result;
   result.exit_code = completion.value().exit_code;
   result.outcome = completion.value().outcome;
@@ -123,7 +123,7 @@ CancelHandle run_exec_operation(backend_proxy::Backend& backend, const ComputerI
           "plugin misbehaving: the {} backend's exec ended ({}) after the server had stopped "
           "waiting for it; dropped",
           pending->backend_name,
-          document.ok() ? "with a result" : backend_proxy::status_name(document.failure().status));
+          document.ok() ? "with a result" : backend_proxy::status_name(document.error().status));
       return;
     }
     pending->answered = true;

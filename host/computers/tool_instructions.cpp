@@ -57,7 +57,7 @@ Expected<std::optional<std::string>> fetch_tool_instructions(uv_loop_t* loop,
                                      " backend did not answer tool_instructions within " +
                                      std::to_string(limit_ms / 1000) + " seconds."};
   }
-  if (!wait->result->ok()) return wait->result->failure();
+  if (!wait->result->ok()) return wait->result->error();
   return instructions_text(wait->result->value());
 }
 

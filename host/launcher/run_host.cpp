@@ -34,7 +34,7 @@ LoadedPlugin load_backend(const cli::Prescan& prescan) {
   if (prescan.plugins_command || !prescan.readable) return {nullptr, "no backend was requested"};
   auto module = plugins::find_and_load_backend(prescan.backend,
                                                plugins::plugin_search_path(prescan.plugin_dirs));
-  if (!module) return {nullptr, module.failure().message};
+  if (!module) return {nullptr, module.error().message};
   return {std::move(module).value(), {}};
 }
 

@@ -88,7 +88,7 @@ Session::~Session() { cancel_all_calls(); }
 void Session::receive_line(std::string_view line) {
   auto parsed = jsonrpc::parse(line);
   if (!parsed) {
-    reply_error(nullptr, jsonrpc::kParseError, "Parse error: " + parsed.failure().message);
+    reply_error(nullptr, jsonrpc::kParseError, "Parse error: " + parsed.error().message);
     return;
   }
   receive(parsed.value());
@@ -228,7 +228,7 @@ void Session::read_resource(const Json& id, const Json& params) {
         if (alive.expired()) return;
         if (!contents) return reply_error(id, kResourceNotFound, "Resource not found: " + name);
         if (!contents->ok()) {
-          return reply_error(id, jsonrpc::kInternalError, contents->failure().message);
+          return reply_error(id, jsonrpc::kInternalError, contents->error().message);
         }
         reply(id, std::move(*contents).value());
       });
@@ -260,7 +260,7 @@ void Session::get_prompt(const Json& id, const Json& params) {
   auto prompt = options_.catalog->get_prompt(name.get<std::string>(),
                                              params.value("arguments", Json::object()));
   if (!prompt) {
-    reply_error(id, jsonrpc::kInvalidParams, "Invalid params: " + prompt.failure().message);
+    reply_error(id, jsonrpc::kInvalidParams, "Invalid params: " + prompt.error().message);
     return;
   }
   reply(id, std::move(prompt).value());

@@ -87,7 +87,7 @@ class OperatorRun {
     });
     auto backend = server::start_backend(loop_, config_, std::move(module));
     if (!backend) {
-      finish(reporter_.fail(backend.failure().message));
+      finish(reporter_.fail(backend.error().message));
     } else {
       backend_ = std::move(backend).value();
       lifecycle_ = server::make_lifecycle(backend_, config_, nullptr);
@@ -104,7 +104,7 @@ class OperatorRun {
     switch (command_.action) {
       case ComputersAction::list:
         return lifecycle_->list([this](Expected<std::vector<ComputerInfo>> listed) {
-          if (!listed) return finish(failed(listed.failure()));
+          if (!listed) return finish(failed(listed.error()));
           finish(reporter_.succeed(
               computers::computer_listing_report(listed.value(), lifecycle_->backend_name()),
               format_computer_table(listed.value())));
@@ -117,21 +117,21 @@ class OperatorRun {
               std::cerr << std::endl;
             },
             [this](Expected<std::string> action) {
-              if (!action) return finish(failed(action.failure()));
+              if (!action) return finish(failed(action.error()));
               finish(reporter_.succeed(Json{{"image", config_image()}, {"action", action.value()}},
                                        "The image of new computers is ready (" +
                                            action.value() + ").\n"));
             });
       case ComputersAction::restart:
         return lifecycle_->restart(id, [this](Expected<ComputerInfo> done) {
-          if (!done) return finish(failed(done.failure()));
+          if (!done) return finish(failed(done.error()));
           finish(reporter_.succeed(computers::computer_changed_report(done.value()),
                                    "Restarted computer '" + done.value().computer_id +
                                        "' (sandbox " + done.value().sandbox_id + ").\n"));
         });
       case ComputersAction::reset:
         return lifecycle_->factory_reset(id, [this](Expected<ComputerInfo> done) {
-          if (!done) return finish(failed(done.failure()));
+          if (!done) return finish(failed(done.error()));
           finish(reporter_.succeed(computers::computer_changed_report(done.value()),
                                    "Factory-reset computer '" + done.value().computer_id +
                                        "': it has fresh files (sandbox " +
@@ -139,7 +139,7 @@ class OperatorRun {
         });
       case ComputersAction::remove:
         return lifecycle_->remove(id, [this, id](Expected<bool> done) {
-          if (!done) return finish(failed(done.failure()));
+          if (!done) return finish(failed(done.error()));
           finish(reporter_.succeed(computers::computer_deleted_report(id),
                                    "Deleted computer '" + id + "'.\n"));
         });
@@ -182,7 +182,7 @@ class OperatorRun {
   }
 
   void finish_exec(Expected<computers::StreamedExit> exit) {
-    if (!exit) return finish(failed(exit.failure()));
+    if (!exit) return finish(failed(exit.error()));
     const auto& result = exit.value();
     if (reporter_.json()) {
       std::cout << Json{{"computer_id", command_.computer_id},

@@ -24,7 +24,7 @@ std::optional<std::string> op_problem(const ProbeResult& probe, const OpRequirem
   }
   if (!probe.misbehaviours.empty()) return "contract violation: " + joined(probe.misbehaviours);
   if (probe.result) return std::nullopt;
-  const Failure& failure = probe.result.failure();
+  const Failure& failure = probe.result.error();
   if (failure.status == VC_E_UNSUPPORTED) {
     if (requirement.capability == 0) {
       return op + " answered VC_E_UNSUPPORTED, but every backend must implement it";
@@ -43,7 +43,7 @@ Expected<computers::ExecCompletion> exec_completion(const ProbeResult& probe) {
 Expected<computers::ComputerInfo> computer_info_for(const ProbeResult& probe,
                                                     const std::string& computer_id) {
   auto info = computers::read_computer_info(probe.result.value());
-  if (!info) return info.failure();
+  if (!info) return info.error();
   if (info.value().computer_id != computer_id) {
     return Failure{VC_E_FAILED, "the result describes computer '" + info.value().computer_id +
                                     "', not '" + computer_id + "'"};
@@ -60,7 +60,7 @@ Expected<bool> listing_contains(const ProbeResult& probe, const std::string& com
   bool found = false;
   for (const Json& entry : *computers_field) {
     auto info = computers::read_computer_info(entry);
-    if (!info) return Failure{VC_E_FAILED, "a listed computer: " + info.failure().message};
+    if (!info) return Failure{VC_E_FAILED, "a listed computer: " + info.error().message};
     if (info.value().computer_id == computer_id) found = true;
   }
   return found;

@@ -197,7 +197,7 @@ void ConformanceScript::step_create() {
                  report_.fail("op.create", *problem);
                  aborted_ = "create failed";
                } else if (auto info = computer_info_for(probe, settings_.computer_id); !info) {
-                 report_.fail("op.create", failure_text(info.failure()));
+                 report_.fail("op.create", failure_text(info.error()));
                } else {
                  report_.pass("op.create", "computer " + settings_.computer_id + " (sandbox " +
                                                info.value().sandbox_id + ")");
@@ -216,7 +216,7 @@ void ConformanceScript::step_attach() {
                if (auto problem = op_problem(probe, kRequired("attach"))) {
                  report_.fail("op.attach", *problem);
                } else if (auto info = computer_info_for(probe, settings_.computer_id); !info) {
-                 report_.fail("op.attach", failure_text(info.failure()));
+                 report_.fail("op.attach", failure_text(info.error()));
                } else {
                  report_.pass("op.attach");
                }
@@ -230,7 +230,7 @@ void ConformanceScript::step_list() {
     if (auto problem = op_problem(probe, kRequired("list"))) {
       report_.fail("op.list", *problem);
     } else if (auto found = listing_contains(probe, settings_.computer_id); !found) {
-      report_.fail("op.list", failure_text(found.failure()));
+      report_.fail("op.list", failure_text(found.error()));
     } else if (!found.value()) {
       report_.fail("op.list", "the new computer " + settings_.computer_id + " is not listed");
     } else {
@@ -254,7 +254,7 @@ void ConformanceScript::check_exit_code(const char* check, int code, std::string
        [this, check, code, command, pass_note = std::move(pass_note)](const ProbeResult&,
                                                                        const auto& completion) {
          if (!completion) {
-           report_.fail(check, failure_text(completion.failure()));
+           report_.fail(check, failure_text(completion.error()));
          } else if (completion.value().outcome != ExecOutcome::exited ||
                     completion.value().exit_code != code) {
            report_.fail(check, "`" + command + "` gave outcome " +
@@ -279,8 +279,8 @@ void ConformanceScript::step_exec_streams() {
   exec(kStreamsCommand, {}, settings_.op_timeout_ms,
        [this](const ProbeResult& probe, const auto& completion) {
          if (!completion) {
-           report_.fail("exec.stdout", failure_text(completion.failure()));
-           report_.fail("exec.stderr", failure_text(completion.failure()));
+           report_.fail("exec.stdout", failure_text(completion.error()));
+           report_.fail("exec.stderr", failure_text(completion.error()));
            return next();
          }
          const std::string merged = std::string(kStdoutBytes) + std::string(kStderrBytes);
@@ -307,7 +307,7 @@ void ConformanceScript::step_exec_timeout() {
   if (skipped_after_abort("exec.timeout")) return;
   exec("sleep 60", {}, kShortTimeoutMs, [this](const ProbeResult& probe, const auto& completion) {
     if (!completion) {
-      report_.fail("exec.timeout", failure_text(completion.failure()));
+      report_.fail("exec.timeout", failure_text(completion.error()));
     } else if (completion.value().outcome != ExecOutcome::timed_out) {
       report_.fail("exec.timeout", std::string("`sleep 60` with timeout_ms 1000 gave outcome ") +
                                        exec_outcome_name(completion.value().outcome) +
@@ -328,7 +328,7 @@ void ConformanceScript::step_exec_output_limit() {
        settings_.op_timeout_ms / 2, [this](const ProbeResult& probe, const auto& completion) {
          const size_t delivered = probe.out.size() + probe.err.size();
          if (!completion) {
-           report_.fail("exec.output-limit", failure_text(completion.failure()));
+           report_.fail("exec.output-limit", failure_text(completion.error()));
          } else if (completion.value().outcome != ExecOutcome::output_limit_exceeded) {
            report_.fail("exec.output-limit",
                         std::string("endless output with output_limit 4096 gave outcome ") +
@@ -356,7 +356,7 @@ void ConformanceScript::step_exec_stdin() {
   exec("cat", options, settings_.op_timeout_ms,
        [this](const ProbeResult& probe, const auto& completion) {
          if (!completion) {
-           report_.fail("exec.stdin", failure_text(completion.failure()));
+           report_.fail("exec.stdin", failure_text(completion.error()));
          } else if (probe.out != kStdinBytes || completion.value().exit_code != 0) {
            report_.fail("exec.stdin", "`cat` given " + visible_bytes(kStdinBytes) +
                                           " printed " + visible_bytes(probe.out) + ", exit code " +
@@ -391,7 +391,7 @@ void ConformanceScript::step_exec_cancel() {
         } else if (probe.result) {
           report_.fail("exec.cancel", "completed with a result instead of VC_E_CANCELLED (the "
                                       "command was not stopped)");
-        } else if (probe.result.failure().status != VC_E_CANCELLED) {
+        } else if (probe.result.error().status != VC_E_CANCELLED) {
           report_.fail("exec.cancel", "completed with " + *op_problem(probe, kRequired("exec")) +
                                           " instead of VC_E_CANCELLED");
         } else {
@@ -453,7 +453,7 @@ void ConformanceScript::step_marker_op(const MarkerOpCheck& check) {
                  return next();
                }
                if (auto info = computer_info_for(probe, settings_.computer_id); !info) {
-                 report_.fail(check.op_check, failure_text(info.failure()));
+                 report_.fail(check.op_check, failure_text(info.error()));
                } else {
                  report_.pass(check.op_check);
                }
@@ -480,7 +480,7 @@ void ConformanceScript::step_marker_op(const MarkerOpCheck& check) {
                                        "(the descriptor declares VC_CAP_PERSISTENT)");
                         }
                       } else if (!completion) {
-                        report_.fail(check.files_check, failure_text(completion.failure()));
+                        report_.fail(check.files_check, failure_text(completion.error()));
                       } else if (completion.value().exit_code == 0) {
                         report_.fail(check.files_check,
                                      "a file written before " + op_name + " is still there");
@@ -528,7 +528,7 @@ void ConformanceScript::step_list_after_remove() {
     if (auto problem = op_problem(probe, kRequired("list"))) {
       report_.fail("list.after-remove", *problem);
     } else if (auto found = listing_contains(probe, settings_.computer_id); !found) {
-      report_.fail("list.after-remove", failure_text(found.failure()));
+      report_.fail("list.after-remove", failure_text(found.error()));
     } else if (found.value()) {
       report_.fail("list.after-remove", "the removed computer is still listed");
     } else {
@@ -590,7 +590,7 @@ void ConformanceScript::switch_network(bool enabled,
              return done(problem);
            }
            auto info = computer_info_for(probe, settings_.computer_id);
-           if (!info) return done(failure_text(info.failure()));
+           if (!info) return done(failure_text(info.error()));
            if (info.value().network_access != enabled) {
              return done(std::string("the result says network_access is ") +
                          (enabled ? "false" : "true"));
@@ -623,7 +623,7 @@ void ConformanceScript::step_wait_for_death() {
         } else if (!probe.completed) {
           report_.fail("op.wait_for_death", "a cancelled wait_for_death did not complete within " +
                                                 std::to_string(grace / 1000) + " s of the cancel");
-        } else if (probe.result || probe.result.failure().status != VC_E_CANCELLED ||
+        } else if (probe.result || probe.result.error().status != VC_E_CANCELLED ||
                    !probe.misbehaviours.empty()) {
           report_.fail("op.wait_for_death",
                        "cancelled, it completed with " +
@@ -648,7 +648,7 @@ void ConformanceScript::step_tool_instructions() {
          Json{{"shell", settings_.shell}, {"default_timeout_s", 120}}, {},
          [this](ProbeResult probe) {
            if (probe.completed && probe.misbehaviours.empty() && !probe.result &&
-               probe.result.failure().status == VC_E_UNSUPPORTED) {
+               probe.result.error().status == VC_E_UNSUPPORTED) {
              report_.skip("op.tool_instructions",
                           "skipped (not provided: the server describes the computer itself)");
              return next();

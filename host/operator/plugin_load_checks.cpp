@@ -53,7 +53,7 @@ std::shared_ptr<plugins::PluginModule> load_plugin_with_checks(const fs::path& f
 
   auto exports = plugins::read_shared_object_exports(path);
   if (!exports) {
-    report.fail("load.elf", exports.failure().message);
+    report.fail("load.elf", exports.error().message);
     return nullptr;
   }
   const auto& entries = exports.value().entry_symbols;
@@ -70,7 +70,7 @@ std::shared_ptr<plugins::PluginModule> load_plugin_with_checks(const fs::path& f
 
   auto module = plugins::load_plugin_file(path);
   if (!module) {
-    report.fail("load.module", module.failure().message);
+    report.fail("load.module", module.error().message);
     return nullptr;
   }
   report.pass("load.module", "dlopen, entry function and descriptor accepted");

@@ -54,7 +54,7 @@ void run_conformance(const std::shared_ptr<plugins::PluginModule>& module,
     const auto state_dir = cli::plugin_state_dir(arguments.state_dir, module->info().id);
     auto created = backend_proxy::Backend::create(&loop, module, arguments.backend_options, state_dir);
     if (!created) {
-      report.fail("instance.create", created.failure().message);
+      report.fail("instance.create", created.error().message);
     } else {
       report.pass("instance.create", "state directory " + state_dir.string());
       std::shared_ptr<backend_proxy::Backend> backend = std::move(created).value();

@@ -199,7 +199,7 @@ Expected<std::vector<OptionDecl>> check_options(const vc_option_decl* const* dec
                                      " options (is the list NULL-terminated?)");
     }
     auto option = check_option(decls[i], i);
-    if (!option) return option.failure();
+    if (!option) return option.error();
     if (!seen.insert(option.value().name).second) {
       return refuse(VC_E_FAILED, "option '" + option.value().name + "' is declared twice");
     }
@@ -233,7 +233,7 @@ Expected<CheckedDescriptor> check_descriptor(const vc_plugin_descriptor* raw,
   if (auto refusal = check_versions(d, host_abi_minor)) return *refusal;
   if (auto refusal = check_identity(d)) return *refusal;
   auto options = check_options(d.options);
-  if (!options) return options.failure();
+  if (!options) return options.error();
 
   checked.info = copy_info(d, path);
   checked.info.options = std::move(options).value();

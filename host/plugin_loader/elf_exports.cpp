@@ -208,9 +208,9 @@ Expected<SharedObjectExports> read_shared_object_exports(const std::filesystem::
                        std::error_code(file.open_errno(), std::generic_category()).message()};
   }
   auto header = read_elf_header(file);
-  if (!header) return header.failure();
+  if (!header) return header.error();
   auto sections = read_section_headers(file, header.value());
-  if (!sections) return sections.failure();
+  if (!sections) return sections.error();
 
   SharedObjectExports exports;
   if (sections.value().empty()) return exports;  // unknown; dlsym decides after loading
@@ -218,7 +218,7 @@ Expected<SharedObjectExports> read_shared_object_exports(const std::filesystem::
   for (const SectionHeader& section : sections.value()) {
     if (section.sh_type != SHT_DYNSYM) continue;
     auto names = entry_symbols_of(file, sections.value(), section);
-    if (!names) return names.failure();
+    if (!names) return names.error();
     for (std::string& name : names.value()) exports.entry_symbols.push_back(std::move(name));
   }
   return exports;

@@ -131,7 +131,7 @@ Discovery discover_plugins(const std::vector<fs::path>& search_path) {
       }
       auto module = load_plugin_file(file);
       if (!module) {
-        discovery.skipped.push_back({file, module.failure().message});
+        discovery.skipped.push_back({file, module.error().message});
         continue;
       }
       const PluginInfo& info = module.value()->info();

@@ -127,7 +127,7 @@ Expected<std::shared_ptr<PluginModule>> load_plugin_file(const fs::path& absolut
 
   // Read the export table before dlopen, so a file that is no plugin runs no code at all.
   auto exports = read_shared_object_exports(absolute_path);
-  if (!exports) return exports.failure();
+  if (!exports) return exports.error();
   const std::vector<std::string>& entries = exports.value().entry_symbols;
   if (exports.value().symbol_table_read &&
       std::find(entries.begin(), entries.end(), VC_ENTRY_SYMBOL) == entries.end()) {
@@ -135,13 +135,13 @@ Expected<std::shared_ptr<PluginModule>> load_plugin_file(const fs::path& absolut
   }
 
   auto library = open_library(absolute_path);
-  if (!library) return library.failure();
+  if (!library) return library.error();
   auto entry = find_entry(*library.value());
-  if (!entry) return entry.failure();
+  if (!entry) return entry.error();
   auto descriptor = call_entry(entry.value(), absolute_path);
-  if (!descriptor) return descriptor.failure();
+  if (!descriptor) return descriptor.error();
   auto checked = check_descriptor(descriptor.value(), absolute_path);
-  if (!checked) return checked.failure();
+  if (!checked) return checked.error();
   name_plugin_mapping(absolute_path, checked.value().info.name);
 
   auto impl = std::make_unique<PluginModule::Impl>();
@@ -157,8 +157,8 @@ Expected<std::shared_ptr<PluginModule>> PluginModule::load(const fs::path& path)
   if (error) absolute_path = path;
   auto module = load_plugin_file(absolute_path);
   if (!module) {
-    return Failure{module.failure().status,
-                   plugin_refusal_message(absolute_path, module.failure().message)};
+    return Failure{module.error().status,
+                   plugin_refusal_message(absolute_path, module.error().message)};
   }
   return module;
 }

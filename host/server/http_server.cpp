@@ -50,7 +50,7 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
       core_.loop(), settings,
       [this](mcp::Session::SendFn send) { return core_.make_session(std::move(send)); },
       [this] { return service_info(); });
-  if (!endpoint) return core_.fail_startup(endpoint.failure().message);
+  if (!endpoint) return core_.fail_startup(endpoint.error().message);
   endpoint_ = std::move(endpoint).value();
 
   const auto& backend = core_.backend();

@@ -52,14 +52,14 @@ void ServerCore::watch_signals(std::function<void(const std::string& reason)> sh
 bool ServerCore::start(std::shared_ptr<plugins::PluginModule> module) {
   auto backend = start_backend(loop_, config_, std::move(module));
   if (!backend) {
-    fail_startup(backend.failure().message);
+    fail_startup(backend.error().message);
     return false;
   }
   backend_ = std::move(backend).value();
   registry_ = make_registry(backend_, config_);
   auto description = build_tool_description(loop_, *registry_, config_);
   if (!description) {
-    fail_startup(description.failure().message);
+    fail_startup(description.error().message);
     return false;
   }
 

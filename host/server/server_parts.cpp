@@ -27,7 +27,7 @@ Expected<std::string> build_tool_description(uv_loop_t* loop,
                                              const cli::ServerConfig& config) {
   auto instructions = computers::fetch_tool_instructions(loop, registry);
   if (!instructions) {
-    spdlog::warn("the backend gave no tool instructions: {}", instructions.failure().message);
+    spdlog::warn("the backend gave no tool instructions: {}", instructions.error().message);
   }
   return tools::assemble_tool_description(config.tool_instruction_override,
                                           config.extended_tool_instruction,

@@ -54,7 +54,7 @@ bool StdioServer::start_protocol() {
                      [this](const std::string& reason) { session_->reject_unreadable_line(reason); },
                      [this] { begin_shutdown("stdin closed"); }});
   if (!transport) {
-    core_.fail_startup(transport.failure().message);
+    core_.fail_startup(transport.error().message);
     return false;
   }
   transport_ = std::move(transport).value();

@@ -46,7 +46,7 @@ class AppResourceCatalog final : public mcp::LayeredCatalog {
  private:
   Expected<Json> read_contents() const {
     auto html = read_app_file(app_file_);
-    if (!html) return html.failure();
+    if (!html) return html.error();
     Json content{{"uri", kAppResourceUri},
                  {"mimeType", kAppMimeType},
                  {"text", std::move(html).value()},

@@ -122,7 +122,7 @@ class ComputerUiTool final : public mcp::Tool {
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     auto running = registry_.acquire(nullptr, [call, &settings = settings_](
                                                   Expected<ComputerInfo> computer) {
-      if (!computer) return call->finish(error_payload(computer.failure().message));
+      if (!computer) return call->finish(error_payload(computer.error().message));
       call->finish(mcp::ToolResult::from_payload(status_payload(settings, computer.value()), false));
     });
     cancel_with(call, running);
@@ -199,7 +199,7 @@ class ComputerSwitchTool : public mcp::Tool {
     const bool enabled = call->arguments().at("enabled").get<bool>();
     auto running = lifecycle_.switch_server_computer(
         which_, enabled, [call, &settings = settings_](Expected<ComputerInfo> changed) {
-          if (!changed) return call->finish(error_payload(changed.failure().message));
+          if (!changed) return call->finish(error_payload(changed.error().message));
           call->finish(
               mcp::ToolResult::from_payload(switch_payload(settings, changed.value()), false));
         });

@@ -21,7 +21,7 @@ void DesktopCall::begin(std::function<void()> body) {
   auto self = shared_from_this();
   *running_ = context_.registry->acquire(
       nullptr, [self, body = std::move(body)](Expected<computers::ComputerInfo> computer) {
-        if (!computer) return self->fail(computer.failure().message);
+        if (!computer) return self->fail(computer.error().message);
         if (!desktop_live(computer.value())) return self->fail(kNoLiveDesktop);
         body();
       });
@@ -34,7 +34,7 @@ void DesktopCall::run(Json action, std::function<void(Json result)> next) {
       *context_.registry, std::move(action),
       [self, next = std::move(next)](Expected<Json> result) {
         if (self->finished_ || self->call_->cancelled()) return;
-        if (!result) return self->fail(result.failure().message);
+        if (!result) return self->fail(result.error().message);
         next(std::move(result).value());
       });
 }

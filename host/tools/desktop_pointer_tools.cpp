@@ -104,7 +104,7 @@ void drag(const std::shared_ptr<DesktopCall>& call) {
   Json path = Json::array();
   for (const Json& point : points) {
     auto screen = call->screen_space().to_screen(point[0].get<int64_t>(), point[1].get<int64_t>());
-    if (!screen) return call->fail(screen.failure().message);
+    if (!screen) return call->fail(screen.error().message);
     path.push_back(Json::array({screen.value().x, screen.value().y}));
   }
   Json action{{"action", "drag"}, {"path", path}, {"button", button},

@@ -43,7 +43,7 @@ class DesktopResourceCatalog final : public mcp::LayeredCatalog {
     Json action{{"action", image ? "screenshot" : "accessibility_snapshot"}};
     computers::run_desktop_action(
         registry_, std::move(action), [uri, image, done = std::move(done)](Expected<Json> result) {
-          if (!result) return done(Expected<Json>(result.failure()));
+          if (!result) return done(Expected<Json>(result.error()));
           Json content{{"uri", uri}};
           if (image) {
             content["mimeType"] = "image/png";

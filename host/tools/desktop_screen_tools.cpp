@@ -81,7 +81,7 @@ void zoom(const std::shared_ptr<DesktopCall>& call) {
   const Json& arguments = call->arguments();
   const ScreenSpace& space = call->screen_space();
   auto corner = space.to_screen(arguments.at("x").get<int64_t>(), arguments.at("y").get<int64_t>());
-  if (!corner) return call->fail(corner.failure().message);
+  if (!corner) return call->fail(corner.error().message);
   Json region{{"x", corner.value().x},
               {"y", corner.value().y},
               {"width", space.length_to_screen(arguments.at("width").get<int64_t>())},

@@ -91,7 +91,7 @@ void resolve_pointer_target(const std::shared_ptr<DesktopCall>& call, bool requi
   auto y = integer_argument(arguments, "y");
   if (x && y) {
     auto point = call->screen_space().to_screen(*x, *y);
-    if (!point) return call->fail(point.failure().message);
+    if (!point) return call->fail(point.error().message);
     return done(point.value());
   }
   if (required || x || y) return call->fail("Provide either element or both x and y coordinates.");

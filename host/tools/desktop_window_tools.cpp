@@ -37,7 +37,7 @@ void window_action(const std::shared_ptr<DesktopCall>& call, const std::string& 
   call->run(Json{{"action", "list_windows"}}, [call, selector, tool_action,
                                                 agent_action](Json listing) {
     auto window = select_window(listing.value("windows", Json::array()), selector);
-    if (!window) return call->fail(window.failure().message);
+    if (!window) return call->fail(window.error().message);
     Json action{{"action", "window_action"},
                 {"window_id", window.value().value("window_id", "")},
                 {"operation", agent_action}};

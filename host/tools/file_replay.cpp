@@ -16,7 +16,7 @@ void replay_file_change(computers::ComputerRegistry& registry,
   if (change.operation == "edit") action["new_text"] = change.new_text;
   computers::run_desktop_action(registry, std::move(action),
                                 [done = std::move(done)](Expected<Json> shown) {
-                                  if (!shown) return done(Json(shown.failure().message));
+                                  if (!shown) return done(Json(shown.error().message));
                                   done(nullptr);
                                 });
 }

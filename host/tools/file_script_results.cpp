@@ -40,7 +40,7 @@ std::string parent_of(const std::string& path) {
 
 Expected<FileText> decode_read_script(const Expected<ExecResult>& ran, const std::string& path,
                                       const FileToolSettings& settings) {
-  if (!ran.ok()) return ran.failure();
+  if (!ran.ok()) return ran.error();
   const ExecResult& result = ran.value();
   if (auto stopped = interrupted(result, "Reading " + path, settings)) return Failure{-1, *stopped};
   const std::string& out = result.stdout_bytes;
@@ -77,7 +77,7 @@ Expected<FileText> decode_read_script(const Expected<ExecResult>& ran, const std
 
 Expected<ComputerInfo> decode_write_script(const Expected<ExecResult>& ran, const std::string& path,
                                            const FileToolSettings& settings) {
-  if (!ran.ok()) return ran.failure();
+  if (!ran.ok()) return ran.error();
   const ExecResult& result = ran.value();
   if (auto stopped = interrupted(result, "Writing " + path, settings)) {
     return Failure{-1, *stopped};
@@ -95,7 +95,7 @@ Expected<ComputerInfo> decode_write_script(const Expected<ExecResult>& ran, cons
 
 Expected<Json> decode_list_script(const Expected<ExecResult>& ran, const std::string& path,
                                   const FileToolSettings& settings) {
-  if (!ran.ok()) return ran.failure();
+  if (!ran.ok()) return ran.error();
   const ExecResult& result = ran.value();
   if (auto stopped = interrupted(result, "Listing " + path, settings)) return Failure{-1, *stopped};
   switch (result.exit_code) {

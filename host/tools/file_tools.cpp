@@ -167,7 +167,7 @@ class FileTool : public mcp::Tool {
     const std::string path = call->arguments().value("path", fallback);
     auto resolved = resolve_file_path(path, settings_->computer.workspace_directory);
     if (!resolved) {
-      call->finish(error_result(name(), resolved.failure().message));
+      call->finish(error_result(name(), resolved.error().message));
       return std::nullopt;
     }
     return resolved.value();
@@ -195,7 +195,7 @@ class ReadFileTool final : public FileTool {
     auto registry = &registry_;
     auto running = read_text(registry_, settings_, name(), *path,
                              [settings = settings_, registry, call, path = *path](Expected<FileText> text) {
-                               if (!text) return call->finish(error_result("read_file", text.failure().message));
+                               if (!text) return call->finish(error_result("read_file", text.error().message));
                                Json payload = text_payload("read_file", *settings, text.value().computer,
                                                            path, text.value().bytes);
                                finish_with_replay(*registry, call, text.value().computer,
@@ -232,7 +232,7 @@ class WriteFileTool final : public FileTool {
         registry_, settings_, name(), WriteRequest{*path, content, parents, ""},
         [settings = settings_, registry, call, path = *path, content,
          parents](Expected<ComputerInfo> written) {
-          if (!written) return call->finish(error_result("write_file", written.failure().message));
+          if (!written) return call->finish(error_result("write_file", written.error().message));
           Json payload = text_payload("write_file", *settings, written.value(), path, content);
           payload["created_parent_directories"] = parents;
           finish_with_replay(*registry, call, written.value(), FileChange{"write", path, ""},
@@ -294,7 +294,7 @@ class EditFileTool final : public FileTool {
     auto running = read_text(
         registry_, settings_, name(), *path,
         [settings = settings_, registry, call, path = *path, old_text, new_text, all](Expected<FileText> text) {
-          if (!text) return call->finish(error_result("edit_file", text.failure().message));
+          if (!text) return call->finish(error_result("edit_file", text.error().message));
           const std::string& original = text.value().bytes;
           const size_t found = count_occurrences(original, old_text);
           if (found == 0) {
@@ -315,7 +315,7 @@ class EditFileTool final : public FileTool {
               WriteRequest{path, updated, false, sha256_hex(original)},
               [settings, registry, call, path, updated, old_text, new_text,
                replacements](Expected<ComputerInfo> written) {
-                if (!written) return call->finish(error_result("edit_file", written.failure().message));
+                if (!written) return call->finish(error_result("edit_file", written.error().message));
                 Json payload = text_payload("edit_file", *settings, written.value(), path, updated);
                 payload["old_text"] = old_text;
                 payload["new_text"] = new_text;
@@ -359,7 +359,7 @@ class ListDirectoryTool final : public FileTool {
         std::max<uint64_t>(settings_->computer.output_limit, 16 * 1024 * 1024),
         [settings = settings_, call, path = *path](Expected<ExecResult> ran) {
           auto entries = decode_list_script(ran, path, *settings);
-          if (!entries) return call->finish(error_result("list_directory", entries.failure().message));
+          if (!entries) return call->finish(error_result("list_directory", entries.error().message));
           const std::string computer_id = ran.value().computer.computer_id.empty()
                                               ? settings->computer.computer_id
                                               : ran.value().computer.computer_id;

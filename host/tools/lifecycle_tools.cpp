@@ -88,7 +88,7 @@ class ComputerListTool final : public LifecycleTool {
     auto running = lifecycle_.list(
         [call, backend = lifecycle_.backend_name()](
             Expected<std::vector<ComputerInfo>> listed) {
-          if (!listed) return call->finish(error_payload(listed.failure().message));
+          if (!listed) return call->finish(error_payload(listed.error().message));
           call->finish(mcp::ToolResult::from_payload(
               computers::computer_listing_report(listed.value(), backend), false));
         });
@@ -132,7 +132,7 @@ class ComputerCreateTool final : public LifecycleTool {
           call->report_progress(progress, total, message);
         },
         [call](Expected<ComputerInfo> created) {
-          if (!created) return call->finish(error_payload(created.failure().message));
+          if (!created) return call->finish(error_payload(created.error().message));
           call->finish(mcp::ToolResult::from_payload(
               computers::computer_changed_report(created.value()), false));
         });
@@ -158,7 +158,7 @@ class ComputerChangeTool final : public LifecycleTool {
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     const auto computer_id = call->arguments().at("computer_id").get<std::string>();
     auto done = [call](Expected<ComputerInfo> changed) {
-      if (!changed) return call->finish(error_payload(changed.failure().message));
+      if (!changed) return call->finish(error_payload(changed.error().message));
       call->finish(mcp::ToolResult::from_payload(
           computers::computer_changed_report(changed.value()), false));
     };
@@ -186,7 +186,7 @@ class ComputerDeleteTool final : public LifecycleTool {
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     const auto computer_id = call->arguments().at("computer_id").get<std::string>();
     auto running = lifecycle_.remove(computer_id, [call, computer_id](Expected<bool> removed) {
-      if (!removed) return call->finish(error_payload(removed.failure().message));
+      if (!removed) return call->finish(error_payload(removed.error().message));
       call->finish(
           mcp::ToolResult::from_payload(computers::computer_deleted_report(computer_id), false));
     });

@@ -137,7 +137,7 @@ Expected<computers::ExecRequest> read_terminal_execute_arguments(const Json& arg
                                                                  int64_t default_timeout_s,
                                                                  uint64_t output_limit) {
   auto raw = read_raw(arguments);
-  if (!raw.ok()) return raw.failure();
+  if (!raw.ok()) return raw.error();
   drop_empty_values(raw.value());
   if (auto problem = first_problem(raw.value())) return *problem;
 

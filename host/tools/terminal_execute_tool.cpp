@@ -42,7 +42,7 @@ void TerminalExecuteTool::call(std::shared_ptr<mcp::ToolCall> call) {
   auto request = read_terminal_execute_arguments(call->arguments(), settings_->default_timeout_s,
                                                  settings_->output_limit);
   if (!request.ok()) {
-    call->finish(error_result(*settings_, request.failure().message));
+    call->finish(error_result(*settings_, request.error().message));
     return;
   }
   // On a live desktop a person watches the command in a terminal window; what runs, and what
@@ -53,8 +53,8 @@ void TerminalExecuteTool::call(std::shared_ptr<mcp::ToolCall> call) {
   auto on_done = [settings = settings_, call, shown, terminal = visible_terminal_,
                   command = request.value()](Expected<computers::ExecResult> result) {
     if (!result.ok()) {
-      if (shown) terminal->show_result(*shown, "", result.failure().message, 1);
-      call->finish(error_result(*settings, result.failure().message));
+      if (shown) terminal->show_result(*shown, "", result.error().message, 1);
+      call->finish(error_result(*settings, result.error().message));
       return;
     }
     Json payload = terminal_success_payload(result.value(), command);

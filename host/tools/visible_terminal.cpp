@@ -87,7 +87,7 @@ void VisibleTerminal::show_result(const std::string& session, const std::string&
 void VisibleTerminal::send(Json action) {
   computers::run_desktop_action(registry_, std::move(action), [](Expected<Json> result) {
     if (!result) spdlog::debug("the visible terminal could not show a command: {}",
-                               result.failure().message);
+                               result.error().message);
   });
 }
 

@@ -49,7 +49,7 @@ Expected<std::unique_ptr<HttpListener>> HttpListener::listen(
     uv_loop_t* loop, const std::string& host, uint16_t port, ConnectionLimits limits,
     HttpConnection::RequestHandler on_request) {
   auto address = resolve(host, port);
-  if (!address) return address.failure();
+  if (!address) return address.error();
   std::unique_ptr<HttpListener> listener(new HttpListener(loop, limits, std::move(on_request)));
   uv_tcp_init(loop, &listener->server_);
   listener->server_.data = listener.get();

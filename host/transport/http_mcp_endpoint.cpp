@@ -118,7 +118,7 @@ Expected<std::unique_ptr<McpHttpEndpoint>> McpHttpEndpoint::start(uv_loop_t* loo
       [self](const Connection& connection, HttpRequest request) {
         self->handle(connection, std::move(request));
       });
-  if (!listener) return listener.failure();
+  if (!listener) return listener.error();
   endpoint->listener_ = std::move(listener).value();
   return endpoint;
 }
@@ -186,7 +186,7 @@ void McpHttpEndpoint::serve_dashboard(const Connection& connection) {
                                        : Expected<std::string>(Failure{VC_E_UNSUPPORTED,
                                              "this server has no dashboard page"});
   if (!page) {
-    connection->respond(plain_error(404, page.failure().message));
+    connection->respond(plain_error(404, page.error().message));
     return;
   }
   HttpResponse response;
@@ -263,7 +263,7 @@ void McpHttpEndpoint::handle_post(const Connection& connection, const HttpReques
   auto parsed = mcp::jsonrpc::parse(request.body);
   if (!parsed) {
     connection->respond(jsonrpc_error_response(400, mcp::jsonrpc::kParseError,
-                                               "Parse error: " + parsed.failure().message));
+                                               "Parse error: " + parsed.error().message));
     return;
   }
   const Json message = std::move(parsed).value();

@@ -165,7 +165,7 @@ Expected<std::unique_ptr<InputReader>> InputReader::open(uv_loop_t* loop, int fd
                            ") is neither a pipe, a socket, a terminal nor a file"};
   }
   auto handle = open_stream_handle(loop, fd, type, /*readable=*/true);
-  if (!handle) return handle.failure();
+  if (!handle) return handle.error();
   return std::unique_ptr<InputReader>(
       std::make_unique<StreamInputReader>(std::move(handle).value(), std::move(handlers)));
 }

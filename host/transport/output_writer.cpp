@@ -187,7 +187,7 @@ Expected<std::unique_ptr<OutputWriter>> OutputWriter::open(uv_loop_t* loop, int 
                            ") is neither a pipe, a socket, a terminal nor a file"};
   }
   auto handle = open_stream_handle(loop, fd, type, /*readable=*/false);
-  if (!handle) return handle.failure();
+  if (!handle) return handle.error();
   return std::unique_ptr<OutputWriter>(std::make_unique<StreamOutputWriter>(std::move(handle).value()));
 }
 

@@ -24,13 +24,13 @@ Expected<std::unique_ptr<StdioTransport>> StdioTransport::open(uv_loop_t* loop, 
   auto reader = InputReader::open(
       loop, options.input_fd,
       {[self](std::string_view bytes) { self->on_bytes(bytes); }, [self] { self->on_end(); }});
-  if (!reader) return reader.failure();
+  if (!reader) return reader.error();
   auto writer = OutputWriter::open(loop, options.output_fd);
   if (!writer) {
     // The reader's handle is live; it must be closed before it can go.
     auto* orphan = std::move(reader).value().release();
     orphan->close([orphan] { delete orphan; });
-    return writer.failure();
+    return writer.error();
   }
   transport->reader_ = std::move(reader).value();
   transport->writer_ = std::move(writer).value();

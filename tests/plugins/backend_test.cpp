@@ -27,14 +27,14 @@ class BackendTest : public testing::LoopTest {
  protected:
   std::shared_ptr<PluginModule> load(const std::string& name = "conformance") {
     auto module = PluginModule::load(test_backend(name));
-    EXPECT_TRUE(module.ok()) << module.failure().message;
+    EXPECT_TRUE(module.ok()) << module.error().message;
     return module.ok() ? module.value() : nullptr;
   }
 
   std::shared_ptr<Backend> create(const Json& options = Json::object(),
                                   const std::string& plugin = "conformance") {
     auto backend = Backend::create(loop(), load(plugin), options, scratch_.path() / "state");
-    EXPECT_TRUE(backend.ok()) << backend.failure().message;
+    EXPECT_TRUE(backend.ok()) << backend.error().message;
     return backend.ok() ? backend.value() : nullptr;
   }
 
@@ -427,7 +427,7 @@ TEST_F(BackendTest, NullOptionsBecomeAnEmptyObject) {
 TEST_F(BackendTest, TheStateDirectoryIsCreatedWithItsParents) {
   const fs::path nested = scratch_.path() / "a" / "b" / "c";
   auto backend = Backend::create(loop(), load(), Json::object(), nested);
-  ASSERT_TRUE(backend.ok()) << backend.failure().message;
+  ASSERT_TRUE(backend.ok()) << backend.error().message;
   EXPECT_TRUE(fs::is_directory(nested));
   shut_down(*backend.value());
 }
@@ -437,19 +437,19 @@ TEST_F(BackendTest, AStateDirectoryThatCannotBeCreatedIsAFailure) {
   std::ofstream(file) << "x";
   auto backend = Backend::create(loop(), load(), Json::object(), file / "state");
   ASSERT_FALSE(backend.ok());
-  EXPECT_EQ(backend.failure().message.rfind("Cannot create the state directory " +
-                                                (file / "state").string() +
-                                                " of the conformance backend: ",
-                                            0),
+  EXPECT_EQ(backend.error().message.rfind("Cannot create the state directory " +
+                                              (file / "state").string() +
+                                              " of the conformance backend: ",
+                                          0),
             0u)
-      << backend.failure().message;
+      << backend.error().message;
 }
 
 TEST_F(BackendTest, AFailingFactoryReportsThePluginsMessage) {
   auto backend = Backend::create(loop(), load("factory-fails"), Json::object(), scratch_.path());
   ASSERT_FALSE(backend.ok());
-  EXPECT_EQ(backend.failure().status, VC_E_INVALID_ARGUMENT);
-  EXPECT_EQ(backend.failure().message,
+  EXPECT_EQ(backend.error().status, VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(backend.error().message,
             "The factory-fails backend failed to start: engine config invalid: boom");
 }
 

@@ -27,10 +27,10 @@ class ExecOutputLimitTest : public testing::LoopTest {
   void SetUp() override {
     LoopTest::SetUp();
     auto module = PluginModule::load(test_backend("conformance"));
-    ASSERT_TRUE(module.ok()) << module.failure().message;
+    ASSERT_TRUE(module.ok()) << module.error().message;
     auto backend =
         backend_proxy::Backend::create(loop(), module.value(), Json::object(), scratch_.path());
-    ASSERT_TRUE(backend.ok()) << backend.failure().message;
+    ASSERT_TRUE(backend.ok()) << backend.error().message;
     backend_ = backend.value();
   }
 
@@ -69,7 +69,7 @@ TEST_F(ExecOutputLimitTest, APluginThatRunsPastTheLimitStillReportsIt) {
   LogCapture::clear();
   const uint64_t limit = 100000;
   auto result = run_overrun(limit);
-  ASSERT_TRUE(result.ok()) << result.failure().message;
+  ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(result.value().outcome, ExecOutcome::output_limit_exceeded)
       << "the plugin said it exited, but its output was cut";
   ASSERT_EQ(result.value().stdout_bytes.size(), limit) << "exactly the first `limit` bytes";
@@ -84,7 +84,7 @@ TEST_F(ExecOutputLimitTest, APluginThatRunsPastTheLimitStillReportsIt) {
 TEST_F(ExecOutputLimitTest, OutputWithinTheLimitIsKeptWhole) {
   LogCapture::clear();
   auto result = run_overrun(kOverrunBytes);  // exactly at the limit is not over it
-  ASSERT_TRUE(result.ok()) << result.failure().message;
+  ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(result.value().outcome, ExecOutcome::exited);
   EXPECT_EQ(result.value().stdout_bytes.size(), kOverrunBytes);
   EXPECT_EQ(result.value().stdout_bytes.back(), '\3');
@@ -93,7 +93,7 @@ TEST_F(ExecOutputLimitTest, OutputWithinTheLimitIsKeptWhole) {
 
 TEST_F(ExecOutputLimitTest, ALimitOfZeroMeansNone) {
   auto result = run_overrun(0);
-  ASSERT_TRUE(result.ok()) << result.failure().message;
+  ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(result.value().outcome, ExecOutcome::exited);
   EXPECT_EQ(result.value().stdout_bytes.size(), kOverrunBytes);
 }

@@ -20,7 +20,7 @@ using testing::test_backend;
 std::string refusal_of(const std::filesystem::path& path) {
   auto module = PluginModule::load(path);
   EXPECT_FALSE(module.ok()) << path << " loaded but should have been refused";
-  return module.ok() ? std::string() : module.failure().message;
+  return module.ok() ? std::string() : module.error().message;
 }
 
 // The message names the file, gives the reason, and is one line.
@@ -118,7 +118,7 @@ TEST(PluginLoader, RefusesAPluginNeedingANewerHostMinor) {
 
 TEST(PluginLoader, LoadsAPluginThatNeedsThisHostsMinor) {
   auto module = PluginModule::load(test_backend("op-ids"));
-  ASSERT_TRUE(module.ok()) << module.failure().message;
+  ASSERT_TRUE(module.ok()) << module.error().message;
   EXPECT_EQ(module.value()->info().abi_minor, 1u);
   EXPECT_EQ(module.value()->descriptor().min_host_abi_minor, 1u);
 }
@@ -127,14 +127,14 @@ TEST(PluginLoader, LoadsAPluginThatNeedsThisHostsMinor) {
 // one needing 1.1 (op-ids) and one from the frozen 1.0 headers (conformance).
 TEST(DescriptorCheck, AnOneZeroHostRefusesAPluginThatNeedsOneOne) {
   auto module = PluginModule::load(test_backend("op-ids"));
-  ASSERT_TRUE(module.ok()) << module.failure().message;
+  ASSERT_TRUE(module.ok()) << module.error().message;
   const vc_plugin_descriptor& descriptor = module.value()->descriptor();
   const auto path = test_backend("op-ids");
 
   auto on_1_0 = check_descriptor(&descriptor, path, /*host_abi_minor=*/0);
   ASSERT_FALSE(on_1_0.ok());
-  EXPECT_EQ(on_1_0.failure().status, VC_E_INCOMPATIBLE);
-  EXPECT_EQ(on_1_0.failure().message,
+  EXPECT_EQ(on_1_0.error().status, VC_E_INCOMPATIBLE);
+  EXPECT_EQ(on_1_0.error().message,
             "needs host ABI 1.1 or newer; this host is 1.0 \u2014 upgrade mcp-virtual-computer");
 
   EXPECT_TRUE(check_descriptor(&descriptor, path, /*host_abi_minor=*/1).ok());
@@ -143,12 +143,12 @@ TEST(DescriptorCheck, AnOneZeroHostRefusesAPluginThatNeedsOneOne) {
 
 TEST(DescriptorCheck, EveryMinorAcceptsTheFrozenOneZeroPlugin) {
   auto module = PluginModule::load(test_backend("conformance"));
-  ASSERT_TRUE(module.ok()) << module.failure().message;
+  ASSERT_TRUE(module.ok()) << module.error().message;
   const vc_plugin_descriptor& descriptor = module.value()->descriptor();
   EXPECT_EQ(descriptor.abi_minor, 0u);
   for (uint32_t host_minor : {0u, 1u}) {
     auto checked = check_descriptor(&descriptor, test_backend("conformance"), host_minor);
-    EXPECT_TRUE(checked.ok()) << "host 1." << host_minor << ": " << checked.failure().message;
+    EXPECT_TRUE(checked.ok()) << "host 1." << host_minor << ": " << checked.error().message;
   }
 }
 
@@ -181,7 +181,7 @@ TEST(PluginLoader, RefusesInvalidOptionDeclarations) {
 
 TEST(PluginLoader, LoadsTheConformancePlugin) {
   auto module = PluginModule::load(test_backend("conformance"));
-  ASSERT_TRUE(module.ok()) << module.failure().message;
+  ASSERT_TRUE(module.ok()) << module.error().message;
   const PluginInfo& info = module.value()->info();
   EXPECT_EQ(info.id, "org.example.conformance");
   EXPECT_EQ(info.name, "conformance");
@@ -220,7 +220,7 @@ TEST(PluginLoader, MakesARelativePathAbsolute) {
   const auto relative = std::filesystem::relative(test_backend("conformance"));
   ASSERT_TRUE(relative.is_relative());
   auto module = PluginModule::load(relative);
-  ASSERT_TRUE(module.ok()) << module.failure().message;
+  ASSERT_TRUE(module.ok()) << module.error().message;
   EXPECT_EQ(module.value()->info().path, test_backend("conformance"));
 }
 

@@ -24,7 +24,7 @@ uintptr_t address_of_create_backend(const PluginModule& module) {
 
 TEST(PluginMappings, FindsALoadedPluginsCodeUnderItsNameAndPath) {
   auto module = PluginModule::load(test_backend("conformance"));
-  ASSERT_TRUE(module.ok()) << module.failure().message;
+  ASSERT_TRUE(module.ok()) << module.error().message;
 
   MappedPlugin found;
   ASSERT_TRUE(find_mapped_plugin(address_of_create_backend(*module.value()), found));
@@ -34,7 +34,7 @@ TEST(PluginMappings, FindsALoadedPluginsCodeUnderItsNameAndPath) {
 
 TEST(PluginMappings, DoesNotClaimTheHostsOwnCode) {
   auto module = PluginModule::load(test_backend("conformance"));
-  ASSERT_TRUE(module.ok()) << module.failure().message;
+  ASSERT_TRUE(module.ok()) << module.error().message;
 
   MappedPlugin found;
   uintptr_t host_code = 0;

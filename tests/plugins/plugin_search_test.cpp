@@ -168,7 +168,7 @@ TEST(PluginDiscovery, SaysSoWhenNothingWasFound) {
 
 TEST(FindAndLoadBackend, FindsABackendByName) {
   auto module = find_and_load_backend("conformance", {test_backend_dir()});
-  ASSERT_TRUE(module.ok()) << module.failure().message;
+  ASSERT_TRUE(module.ok()) << module.error().message;
   EXPECT_EQ(module.value()->info().path, test_backend("conformance"));
 }
 
@@ -179,26 +179,26 @@ TEST(FindAndLoadBackend, TheFirstFileFoundWinsEvenIfItCannotBeLoaded) {
       ScratchDir::copy_as(test_backend("text"), first, "vc-backend-conformance.so");
   auto module = find_and_load_backend("conformance", {first, test_backend_dir()});
   ASSERT_FALSE(module.ok());
-  EXPECT_EQ(module.failure().message, "Cannot load backend plugin " + broken.string() +
-                                          ": not a shared object (not an ELF file)");
+  EXPECT_EQ(module.error().message, "Cannot load backend plugin " + broken.string() +
+                                        ": not a shared object (not an ELF file)");
 }
 
 TEST(FindAndLoadBackend, AValueWithASlashOrSoSuffixIsAPath) {
   auto by_path = find_and_load_backend(test_backend("conformance").string(), {});
-  ASSERT_TRUE(by_path.ok()) << by_path.failure().message;
+  ASSERT_TRUE(by_path.ok()) << by_path.error().message;
   auto relative = find_and_load_backend("no-such-plugin.so", {test_backend_dir()});
   ASSERT_FALSE(relative.ok());
-  EXPECT_EQ(relative.failure().message, "Cannot load backend plugin " +
-                                            (fs::current_path() / "no-such-plugin.so").string() +
-                                            ": no such file");
+  EXPECT_EQ(relative.error().message, "Cannot load backend plugin " +
+                                          (fs::current_path() / "no-such-plugin.so").string() +
+                                          ": no such file");
 }
 
 TEST(FindAndLoadBackend, AnUnknownNameListsTheAvailableBackends) {
   ScratchDir scratch;
   auto module = find_and_load_backend("dockr", {test_backend_dir(), scratch.path()});
   ASSERT_FALSE(module.ok());
-  EXPECT_EQ(module.failure().status, VC_E_NOT_FOUND);
-  EXPECT_EQ(module.failure().message,
+  EXPECT_EQ(module.error().status, VC_E_NOT_FOUND);
+  EXPECT_EQ(module.error().message,
             "No backend plugin named 'dockr'. Available backends: conformance, factory-fails, "
             "flawed, misbehaving, op-ids (searched: " +
                 test_backend_dir().string() + ", " + scratch.path().string() + ").");
@@ -208,7 +208,7 @@ TEST(FindAndLoadBackend, AnUnknownNameWithNoPluginsAnywhere) {
   ScratchDir scratch;
   auto module = find_and_load_backend("docker", {scratch.path()});
   ASSERT_FALSE(module.ok());
-  EXPECT_EQ(module.failure().message,
+  EXPECT_EQ(module.error().message,
             "No backend plugin named 'docker', and no backend plugins were found (searched: " +
                 scratch.path().string() + ").");
 }
@@ -216,7 +216,7 @@ TEST(FindAndLoadBackend, AnUnknownNameWithNoPluginsAnywhere) {
 TEST(FindAndLoadBackend, AnEmptyNameIsAUsageError) {
   auto module = find_and_load_backend("", {test_backend_dir()});
   ASSERT_FALSE(module.ok());
-  EXPECT_EQ(module.failure().message,
+  EXPECT_EQ(module.error().message,
             "No backend given: use --backend NAME or --backend /path/to/plugin.so.");
 }
 

@@ -96,7 +96,7 @@ struct OpTrace {
 
   bool done() const { return completions > 0; }
   const Json& value() const { return result->value(); }
-  const Failure& failure() const { return result->failure(); }
+  const Failure& failure() const { return result->error(); }
 
   // Callbacks that record into `trace`.
   static backend_proxy::OpCallbacks record(const std::shared_ptr<OpTrace>& trace, uint64_t output_limit = 0);

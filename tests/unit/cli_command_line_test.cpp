@@ -433,7 +433,7 @@ TEST(EnvFlag, ParsesStrictly) {
   for (const char* no : {"0", "false", "No", "OFF\n"}) EXPECT_FALSE(parse_flag_value("X", no).value()) << no;
   const auto bad = parse_flag_value("NETWORK_ACCESS", "2");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.failure().message,
+  EXPECT_EQ(bad.error().message,
             "NETWORK_ACCESS must be one of true/false, 1/0, yes/no, or on/off; got '2'");
 }
 

@@ -35,7 +35,7 @@ struct Outcome {
     };
   }
   bool ok() const { return value && value->ok(); }
-  const Failure& failure() const { return value->failure(); }
+  const Failure& failure() const { return value->error(); }
 };
 
 struct ProgressRecord {

@@ -12,9 +12,9 @@ TEST(JsonRpc, ParseReportsSyntaxErrors) {
   EXPECT_TRUE(parse(R"({"a": 1})").ok());
   const auto broken = parse("{not json");
   ASSERT_FALSE(broken.ok());
-  EXPECT_EQ(broken.failure().status, kParseError);
-  EXPECT_EQ(broken.failure().message.find("[json.exception"), std::string::npos);
-  EXPECT_NE(broken.failure().message.find("syntax error"), std::string::npos);
+  EXPECT_EQ(broken.error().status, kParseError);
+  EXPECT_EQ(broken.error().message.find("[json.exception"), std::string::npos);
+  EXPECT_NE(broken.error().message.find("syntax error"), std::string::npos);
   EXPECT_FALSE(parse("").ok());
   EXPECT_FALSE(parse(std::string(R"({"a": ")") + "\xff" + "\"}").ok());  // invalid UTF-8
 }
@@ -25,9 +25,9 @@ TEST(JsonRpc, ParseReportsNumbersThatOverflowADouble) {
                            R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":-1e400}})"}) {
     const auto parsed = parse(text);
     ASSERT_FALSE(parsed.ok()) << text;
-    EXPECT_EQ(parsed.failure().status, kParseError) << text;
-    EXPECT_NE(parsed.failure().message.find("overflow"), std::string::npos)
-        << parsed.failure().message;
+    EXPECT_EQ(parsed.error().status, kParseError) << text;
+    EXPECT_NE(parsed.error().message.find("overflow"), std::string::npos)
+        << parsed.error().message;
   }
 }
 
@@ -38,7 +38,7 @@ TEST(JsonRpc, ParseRefusesAbsurdNesting) {
   EXPECT_TRUE(parse(nested(kMaxNestingDepth)).ok());
   const auto too_deep = parse(nested(kMaxNestingDepth + 1));
   ASSERT_FALSE(too_deep.ok());
-  EXPECT_NE(too_deep.failure().message.find("nested deeper"), std::string::npos);
+  EXPECT_NE(too_deep.error().message.find("nested deeper"), std::string::npos);
   EXPECT_FALSE(parse(std::string(10'000'000, '[')).ok());
   // Brackets inside strings (escaped quotes included) are text, not nesting.
   const std::string in_string = "{\"a\":\"\\\"" + std::string(1000, '[') + "\"}";

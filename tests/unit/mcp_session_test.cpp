@@ -406,7 +406,7 @@ TEST_F(SessionTest, ToolsAskTheClientAndGetItsAnswer) {
   send(Json{{"jsonrpc", "2.0"}, {"id", "server-1"}, {"result", Json::object()}});  // twice: ignored
   ASSERT_EQ(answers.size(), 2u);
   EXPECT_FALSE(answers[0].ok());
-  EXPECT_EQ(answers[0].failure().message, "the client answered with error -1: no");
+  EXPECT_EQ(answers[0].error().message, "the client answered with error -1: no");
   ASSERT_TRUE(answers[1].ok());
   EXPECT_EQ(answers[1].value(), Json::parse(R"({"model":"m"})"));
 

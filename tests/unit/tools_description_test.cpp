@@ -33,7 +33,7 @@ TEST(ToolDescriptionTest, MissingOrEmptyBackendTextNeedsAnOverride) {
   for (const auto& backend_text : {kNone, std::optional<std::string>("")}) {
     auto description = assemble_tool_description(kNone, kNone, backend_text);
     ASSERT_FALSE(description.ok());
-    const std::string& message = description.failure().message;
+    const std::string& message = description.error().message;
     EXPECT_NE(message.find("does not provide tool instructions"), std::string::npos);
     EXPECT_NE(message.find("--tool-instruction-override"), std::string::npos);
   }
@@ -43,7 +43,7 @@ TEST(ToolDescriptionTest, MissingOrEmptyBackendTextNeedsAnOverride) {
 TEST(ToolDescriptionTest, OverrideAndExtensionTogetherAreRefused) {
   auto description = assemble_tool_description("Custom.", "More.", "Backend text.");
   ASSERT_FALSE(description.ok());
-  EXPECT_EQ(description.failure().message,
+  EXPECT_EQ(description.error().message,
             "Cannot use both --tool-instruction-override and --extended-tool-instruction. Use "
             "override to replace the description entirely, or extended to append to the backend "
             "default.");

@@ -38,7 +38,7 @@ TEST(WindowSelector, HexAndDecimalIdsMatchByNumber) {
 TEST(WindowSelector, AnIdOfNoWindowIsNotFoundEvenIfATitleContainsIt) {
   auto missing = select_window(sample_windows(), "12345");
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.failure().message, "Window '12345' was not found.");
+  EXPECT_EQ(missing.error().message, "Window '12345' was not found.");
 }
 
 TEST(WindowSelector, ExactTitleOrClassWinsOverSubstrings) {
@@ -59,12 +59,12 @@ TEST(WindowSelector, AnUnambiguousSubstringSelects) {
 TEST(WindowSelector, AmbiguityListsTheCandidatesInTheOriginalsWords) {
   auto both = select_window(sample_windows(), "mousepad");
   ASSERT_FALSE(both.ok());
-  EXPECT_EQ(both.failure().status, VC_E_INVALID_ARGUMENT);
-  EXPECT_EQ(both.failure().message,
+  EXPECT_EQ(both.error().status, VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(both.error().message,
             "Window selector is ambiguous; use one of: 0x02600003, 0x02600010.");
   auto none = select_window(sample_windows(), "firefox");
   ASSERT_FALSE(none.ok());
-  EXPECT_EQ(none.failure().message, "Window 'firefox' was not found.");
+  EXPECT_EQ(none.error().message, "Window 'firefox' was not found.");
 }
 
 TEST(WindowSelector, TheCandidateListStopsAtEight) {
@@ -75,7 +75,7 @@ TEST(WindowSelector, TheCandidateListStopsAtEight) {
   }
   auto result = select_window(many, "sam");
   ASSERT_FALSE(result.ok());
-  const std::string& message = result.failure().message;
+  const std::string& message = result.error().message;
   EXPECT_EQ(std::count(message.begin(), message.end(), ','), 7) << message;
 }
 
@@ -88,7 +88,7 @@ TEST(ScreenSpace, FullSizeScreenshotsMapOneToOneAndCheckTheScreen) {
   EXPECT_EQ(point.value().y, 799);
   auto outside = space.to_screen(1280, 10);
   ASSERT_FALSE(outside.ok());
-  EXPECT_EQ(outside.failure().message, "Coordinate (1280, 10) is outside the 1280x800 screen.");
+  EXPECT_EQ(outside.error().message, "Coordinate (1280, 10) is outside the 1280x800 screen.");
   EXPECT_FALSE(space.to_screen(-1, 0).ok());
 }
 
@@ -105,7 +105,7 @@ TEST(ScreenSpace, ScaledScreenshotCoordinatesLandWhereTheModelPointed) {
   EXPECT_LE(corner.value().y, 799);
   auto outside = space.to_screen(1024, 0);
   ASSERT_FALSE(outside.ok());
-  EXPECT_NE(outside.failure().message.find("1024x640 screenshot"), std::string::npos);
+  EXPECT_NE(outside.error().message.find("1024x640 screenshot"), std::string::npos);
   ScreenPoint back = space.from_screen(640, 400);
   EXPECT_EQ(back.x, 512);
   EXPECT_EQ(back.y, 320);

@@ -20,7 +20,7 @@ Expected<computers::ExecRequest> read(const Json& arguments) {
 
 std::string problem(const Json& arguments) {
   auto request = read(arguments);
-  return request.ok() ? "(accepted)" : request.failure().message;
+  return request.ok() ? "(accepted)" : request.error().message;
 }
 
 // `bytes` bytes of UTF-8 text made mostly of 3-byte characters, so a count of characters

@@ -82,7 +82,7 @@ TEST(StdioTransport, ReadsLinesAndWritesRepliesOverPipes) {
   ASSERT_EQ(pipe(out), 0);
   Received received;
   auto opened = StdioTransport::open(loop.get(), collect(received), {in[0], out[1], 1024});
-  ASSERT_TRUE(opened.ok()) << opened.failure().message;
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
   auto transport = std::move(opened).value();
   transport->start_reading();
 
@@ -196,7 +196,7 @@ TEST(StdioTransport, RegularFilesWorkForInputAndOutput) {
   TempFile output("");
   Received received;
   auto opened = StdioTransport::open(loop.get(), collect(received), {input.fd(), output.fd()});
-  ASSERT_TRUE(opened.ok()) << opened.failure().message;
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
   auto transport = std::move(opened).value();
   transport->start_reading();
   ASSERT_TRUE(loop.run_until([&] { return received.ended; }));
@@ -226,7 +226,7 @@ TEST(StdioTransport, ClosedDescriptorIsAnError) {
   Received received;
   auto opened = StdioTransport::open(loop.get(), collect(received), {987, 988});
   ASSERT_FALSE(opened.ok());
-  EXPECT_NE(opened.failure().message.find("987"), std::string::npos);
+  EXPECT_NE(opened.error().message.find("987"), std::string::npos);
 }
 
 TEST(StdioTransport, WritesAfterTheReaderWentAwayAreDropped) {

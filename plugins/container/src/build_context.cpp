@@ -47,7 +47,7 @@ Expected<std::string> tar_build_context(std::string_view folder_text) {
     const auto permissions =
         static_cast<unsigned>(fs::status(path, error).permissions() & fs::perms::mask);
     if (fs::is_directory(path, error)) {
-      if (auto added = tar.add_folder(name, permissions); !added.ok()) return added.failure();
+      if (auto added = tar.add_folder(name, permissions); !added.ok()) return added.error();
       continue;
     }
     std::ifstream file(path, std::ios::binary);
@@ -56,7 +56,7 @@ Expected<std::string> tar_build_context(std::string_view folder_text) {
     if (!file.good() && !file.eof()) {
       return context_failure(VC_E_FAILED, "Cannot read " + path.string() + ".");
     }
-    if (auto added = tar.add_file(name, permissions, content); !added.ok()) return added.failure();
+    if (auto added = tar.add_file(name, permissions, content); !added.ok()) return added.error();
   }
   auto archive = tar.finish();
   if (!archive.ok()) {

@@ -51,8 +51,8 @@ void run_command(BackendContext& ctx, std::shared_ptr<ComputerRecord> record, sd
                                                        std::move(stdin_bytes), std::move(emit),
                                                        std::move(done)));
     }
-    if (ready.failure().status == VC_E_UNSUPPORTED && ctx.options.exec_agent == ExecAgentMode::kOn) {
-      return done(ready.failure());
+    if (ready.error().status == VC_E_UNSUPPORTED && ctx.options.exec_agent == ExecAgentMode::kOn) {
+      return done(ready.error());
     }
     // The agent cannot run here (already logged), or the attempt itself failed (the computer
     // is not running, the engine is away): the engine's exec runs the command, or says in the
@@ -84,7 +84,7 @@ void run_probe_command(BackendContext& ctx, std::shared_ptr<ComputerRecord> reco
   };
   run_command(ctx, std::move(record), std::move(request), std::string(), std::move(keep),
               [collected, done = std::move(done)](Expected<nlohmann::json> outcome) {
-                if (!outcome.ok()) return done(outcome.failure());
+                if (!outcome.ok()) return done(outcome.error());
                 const auto& result = outcome.value();
                 if (result.value("outcome", std::string()) == "timed_out") {
                   return done(OpFailure{VC_E_TIMEOUT, "the command did not finish in time",

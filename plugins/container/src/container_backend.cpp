@@ -98,7 +98,7 @@ vc_status ContainerBackend::accept(const vc_op* op, std::function<void(const Pen
 
 void ContainerBackend::complete(const Pending& pending, Expected<nlohmann::json> outcome) {
   registry_->complete(pending, outcome.ok() ? sdk::OpResult::ok(outcome.value())
-                                            : sdk::OpResult::failed(outcome.failure()));
+                                            : sdk::OpResult::failed(outcome.error()));
 }
 
 vc_status ContainerBackend::run_in_lifecycle_lane(const vc_op* op, std::string computer_id,

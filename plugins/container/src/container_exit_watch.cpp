@@ -56,7 +56,7 @@ void ContainerExitWatch::arm() {
 void ContainerExitWatch::on_inspected(Expected<std::optional<nlohmann::json>> inspected) {
   if (done_ == nullptr) return;
   if (!inspected.ok()) {
-    if (inspected.failure().status == VC_E_CANCELLED) return finish(inspected.failure());
+    if (inspected.error().status == VC_E_CANCELLED) return finish(inspected.error());
     return retry_later();
   }
   consecutive_failures_ = 0;
@@ -121,10 +121,10 @@ void ContainerExitWatch::on_wait_answer(engine::Result<engine::JsonResponse> ans
                         return self->arm();
                       }
                       if (!r.ok()) {
-                        if (r.failure().status == VC_E_CANCELLED) return self->finish(r.failure());
+                        if (r.error().status == VC_E_CANCELLED) return self->finish(r.error());
                         // The engine went away right after the exit (its shutdown stops
                         // containers): look again once it answers.
-                        if (r.failure().status == VC_E_UNAVAILABLE) return self->retry_later();
+                        if (r.error().status == VC_E_UNAVAILABLE) return self->retry_later();
                         return self->died(nlohmann::json::object(), exit_code);
                       }
                       if (!r.value()) return self->finish(nlohmann::json{{"reason", "removed"}});

@@ -116,7 +116,7 @@ void DesktopChannel::start_agent() {
 
 void DesktopChannel::on_exec_created(Expected<std::string> exec_id) {
   if (!exec_id.ok()) {
-    OpFailure failure = exec_id.failure();
+    OpFailure failure = exec_id.error();
     if (failure.status == VC_E_COMPUTER_STOPPED) {
       failure.status = VC_E_UNAVAILABLE;
       failure.message = "Computer " + computer_id_ +

@@ -37,7 +37,7 @@ void run_vc_desktop(BackendContext& ctx, const std::shared_ptr<CancelScope>& sco
   request.timeout = wait + kExecSlack;
   run_helper_exec(ctx, scope, std::move(request),
                   [&ctx, container, done = std::move(done)](Expected<HelperExecResult> result) {
-                    if (!result.ok()) return done(result.failure());
+                    if (!result.ok()) return done(result.error());
                     const auto& ran = result.value();
                     auto state = parse_state(ran.stdout_text);
                     if ((ran.exit_code == 0 || ran.exit_code == kNotLiveInTime) && state) {
@@ -64,7 +64,7 @@ void read_desktop_state(BackendContext& ctx, const std::shared_ptr<CancelScope>&
   run_vc_desktop(ctx, scope, container,
                  {kDesktopCommand, "wait", "--wait", std::to_string(wait.count())}, wait,
                  [done = std::move(done)](Expected<std::pair<std::int64_t, DesktopState>> r) {
-                   if (!r.ok()) return done(r.failure());
+                   if (!r.ok()) return done(r.error());
                    done(r.value().second);
                  });
 }
@@ -77,7 +77,7 @@ void switch_desktop(BackendContext& ctx, const std::shared_ptr<CancelScope>& sco
        std::to_string(kDesktopSwitchTimeout.count())},
       kDesktopSwitchTimeout,
       [&ctx, enabled, done = std::move(done)](Expected<std::pair<std::int64_t, DesktopState>> r) {
-        if (!r.ok()) return done(r.failure());
+        if (!r.ok()) return done(r.error());
         if (r.value().first == kNotLiveInTime) {
           return done(desktop_failure(
               ctx,

@@ -61,23 +61,23 @@ class FirewallHelper : public std::enable_shared_from_this<FirewallHelper> {
                          self->helper_id_ = id.value();
                          return self->start();
                        }
-                       if (retry && id.failure().status == VC_E_ALREADY_EXISTS) {
+                       if (retry && id.error().status == VC_E_ALREADY_EXISTS) {
                          // A helper left behind by an interrupted switch: replace it.
                          return remove_container(self->ctx_, nullptr, self->name_,
                                                  [self](Expected<bool> removed) {
                                                    if (!removed.ok()) {
-                                                     return self->fail(removed.failure().message);
+                                                     return self->fail(removed.error().message);
                                                    }
                                                    self->create(false);
                                                  });
                        }
-                       self->fail(id.failure().message);
+                       self->fail(id.error().message);
                      });
   }
 
   void start() {
     start_container(ctx_, nullptr, helper_id_, [self = shared_from_this()](Expected<Done> r) {
-      if (!r.ok()) return self->cleanup(r.failure().message);
+      if (!r.ok()) return self->cleanup(r.error().message);
       self->wait();
     });
   }
@@ -134,7 +134,7 @@ class FirewallHelper : public std::enable_shared_from_this<FirewallHelper> {
                      [self = shared_from_this(), failure](Expected<bool> removed) {
                        if (!removed.ok()) {
                          self->ctx_.log.warn("Removing the firewall helper " + self->name_ +
-                                             " failed: " + removed.failure().message);
+                                             " failed: " + removed.error().message);
                        }
                        if (failure) return self->fail(*failure);
                        self->done_(Done{});
@@ -245,21 +245,21 @@ void set_egress_blocked(BackendContext& ctx, const std::string& computer_id,
     // Record first: a computer that restarts meanwhile comes back blocked.
     return create_record(ctx, computer_id,
                          [&ctx, computer_id, container, done = std::move(done)](Expected<Done> r) {
-                           if (!r.ok()) return done(r.failure());
+                           if (!r.ok()) return done(r.error());
                            run_firewall(ctx, computer_id, container, true,
                                         [&ctx, computer_id, done](Expected<Done> applied) {
                                           if (applied.ok()) return done(Done{});
                                           forget_network_record(
                                               ctx, computer_id,
                                               [applied, done](Expected<Done>) {
-                                                done(applied.failure());
+                                                done(applied.error());
                                               });
                                         });
                          });
   }
   run_firewall(ctx, computer_id, container, false,
                [&ctx, computer_id, done = std::move(done)](Expected<Done> applied) {
-                 if (!applied.ok()) return done(applied.failure());
+                 if (!applied.ok()) return done(applied.error());
                  forget_network_record(ctx, computer_id, done);
                });
 }
@@ -268,11 +268,11 @@ void reapply_egress(BackendContext& ctx, const std::string& computer_id,
                     const nlohmann::json& container, Callback<bool> done) {
   read_network_blocked(ctx, nullptr, computer_id,
                        [&ctx, computer_id, container, done = std::move(done)](Expected<bool> r) {
-                         if (!r.ok()) return done(r.failure());
+                         if (!r.ok()) return done(r.error());
                          if (!r.value()) return done(false);
                          run_firewall(ctx, computer_id, container, true,
                                       [done](Expected<Done> applied) {
-                                        if (!applied.ok()) return done(applied.failure());
+                                        if (!applied.ok()) return done(applied.error());
                                         done(true);
                                       });
                        });

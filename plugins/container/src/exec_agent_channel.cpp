@@ -73,7 +73,7 @@ void ExecAgentChannel::on_exec_created(Expected<std::string> exec_id) {
   if (!exec_id.ok()) {
     state_ = State::kClosed;
     scope_.reset();
-    return finish_open(exec_id.failure());
+    return finish_open(exec_id.error());
   }
   exec_id_ = exec_id.value();
   if (auto record = record_.lock()) record->saw_running(ctx_.client.connection_losses());
@@ -256,7 +256,7 @@ void ExecAgentChannel::install(const std::string& reason) {
   installed_this_open_ = true;
   hello_timer_.reset();
   auto archive = make_archive_();
-  if (!archive.ok()) return became_unusable(archive.failure().message);
+  if (!archive.ok()) return became_unusable(archive.error().message);
   ctx_.log.debug("Copying the exec agent " + std::string(exec_agent_version()) +
                  " into computer " + computer_id_ + " (" + reason + ")");
   if (!scope_) scope_ = CancelScope::make();
@@ -268,12 +268,12 @@ void ExecAgentChannel::install(const std::string& reason) {
         auto self = weak.lock();
         if (!self || scope != self->scope_) return;
         if (installed.ok()) return self->start_agent();
-        if (installed.failure().status == VC_E_UNSUPPORTED) {
-          return self->became_unusable(installed.failure().message);
+        if (installed.error().status == VC_E_UNSUPPORTED) {
+          return self->became_unusable(installed.error().message);
         }
         self->state_ = State::kClosed;
         self->scope_.reset();
-        self->finish_open(installed.failure());
+        self->finish_open(installed.error());
       });
 }
 

@@ -34,11 +34,11 @@ std::string_view exec_agent_version() { return kGeneratedExecAgentVersion; }
 Expected<std::string> exec_agent_archive_of(std::string_view program) {
   TarArchive tar;
   if (auto added = tar.add_folder(kExecAgentFolderInComputer, 0755); !added.ok()) {
-    return added.failure();
+    return added.error();
   }
   const std::string file = std::string(kExecAgentFolderInComputer) + "/" +
                            std::string(kExecAgentFileName);
-  if (auto added = tar.add_file(file, 0555, program); !added.ok()) return added.failure();
+  if (auto added = tar.add_file(file, 0555, program); !added.ok()) return added.error();
   return tar.finish();
 }
 

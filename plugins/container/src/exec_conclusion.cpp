@@ -30,10 +30,10 @@ void look_at_container(BackendContext& ctx, std::shared_ptr<FailedCommand> comma
   inspect_container(
       ctx, nullptr, container,
       [&ctx, command, looks_left](Expected<std::optional<nlohmann::json>> r) {
-        if (!r.ok() && r.failure().status == VC_E_UNAVAILABLE) {
+        if (!r.ok() && r.error().status == VC_E_UNAVAILABLE) {
           // The engine itself is gone (restarting, stopped): that says nothing about the
           // computer, so it is not reported as the computer's death.
-          return command->done(engine_lost_failure(ctx, command->scene, r.failure().message));
+          return command->done(engine_lost_failure(ctx, command->scene, r.error().message));
         }
         const bool running = r.ok() && r.value() && is_running(*r.value());
         if (!running) return command->done(computer_not_running_failure(ctx, command->scene));

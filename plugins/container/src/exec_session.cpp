@@ -64,7 +64,7 @@ void ExecSession::cancel() { stop(StopReason::kCancelled); }
 
 void ExecSession::on_exec_created(Expected<std::string> exec_id) {
   if (!exec_id.ok()) {
-    const OpFailure& failure = exec_id.failure();
+    const OpFailure& failure = exec_id.error();
     if (failure.status == VC_E_CANCELLED || stop_reason_) {
       ended_at_ = std::chrono::steady_clock::now();
       return conclude(std::nullopt);

@@ -46,7 +46,7 @@ class HelperExec : public std::enable_shared_from_this<HelperExec> {
     if (request_.user) body["User"] = *request_.user;
     create_exec(ctx_, scope_, request_.container, body,
                 [self = shared_from_this()](Expected<std::string> exec_id) {
-                  if (!exec_id.ok()) return self->finish(exec_id.failure());
+                  if (!exec_id.ok()) return self->finish(exec_id.error());
                   self->exec_id_ = exec_id.value();
                   self->stream_output();
                 });
@@ -86,7 +86,7 @@ class HelperExec : public std::enable_shared_from_this<HelperExec> {
       }
       inspect_exec(self->ctx_, self->scope_, self->exec_id_, 50,
                    [self](Expected<ExecState> state) {
-                     if (!state.ok()) return self->finish(state.failure());
+                     if (!state.ok()) return self->finish(state.error());
                      self->result_.exit_code = state.value().exit_code.value_or(-1);
                      self->finish(self->result_);
                    });

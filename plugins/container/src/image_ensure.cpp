@@ -29,7 +29,7 @@ class ImagePull : public std::enable_shared_from_this<ImagePull> {
 
   void run() {
     inspect([self = shared_from_this()](Expected<std::optional<nlohmann::json>> found) {
-      if (!found.ok()) return self->done_(found.failure());
+      if (!found.ok()) return self->done_(found.error());
       if (is_desktop_image(self->image_)) return self->ensure_desktop_image(found.value());
       if (found.value()) {
         // One event even without a pull, so a client that asked for progress sees the step.
@@ -100,7 +100,7 @@ class ImagePull : public std::enable_shared_from_this<ImagePull> {
     }
     // The engine said nothing went wrong; confirm the image is there now.
     inspect([self = shared_from_this()](Expected<std::optional<nlohmann::json>> present) {
-      if (!present.ok()) return self->done_(present.failure());
+      if (!present.ok()) return self->done_(present.error());
       if (!present.value()) {
         return self->done_(OpFailure{
             VC_E_NOT_FOUND,
@@ -137,8 +137,8 @@ class ImagePull : public std::enable_shared_from_this<ImagePull> {
     }
     auto context = tar_build_context(*folder);
     if (!context.ok()) {
-      return done_(OpFailure{context.failure().status,
-                             build_failure_message(context.failure().message),
+      return done_(OpFailure{context.error().status,
+                             build_failure_message(context.error().message),
                              error_details(ctx_.profile, "image_build_failed", false)});
     }
     ctx_.log.info(std::string(rebuilding_ ? "Rebuilding" : "Building") + " the desktop image " +
@@ -184,7 +184,7 @@ class ImagePull : public std::enable_shared_from_this<ImagePull> {
                              error_details(ctx_.profile, "image_build_failed", true)});
     }
     inspect([self = shared_from_this()](Expected<std::optional<nlohmann::json>> built) {
-      if (!built.ok()) return self->done_(built.failure());
+      if (!built.ok()) return self->done_(built.error());
       auto version = built.value() ? image_version_label(*built.value()) : std::nullopt;
       if (!version || *version != desktop_image_version()) {
         return self->done_(OpFailure{

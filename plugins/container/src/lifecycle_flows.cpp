@@ -108,7 +108,7 @@ void with_existing(BackendContext& ctx, const FlowScope& scope, const Record& re
   inspect_owned(ctx, scope, record,
                 [&ctx, record, done = std::move(done),
                  next = std::move(next)](Expected<std::optional<nlohmann::json>> r) mutable {
-                  if (!r.ok()) return done(r.failure());
+                  if (!r.ok()) return done(r.error());
                   if (!r.value()) return done(missing_computer(ctx, record->computer_id));
                   next(std::move(*r.value()), std::move(done));
                 });
@@ -151,13 +151,13 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
     const auto& state = container_.value("State", nlohmann::json::object());
     if (state.value("Paused", false)) {
       return unpause_container(ctx_, scope_, name_, [self = shared_from_this()](Expected<Done> r) {
-        if (!r.ok()) return self->done_(r.failure());
+        if (!r.ok()) return self->done_(r.error());
         self->check_readiness();
       });
     }
     if (!is_running(container_)) {
       return start_container(ctx_, scope_, name_, [self = shared_from_this()](Expected<Done> r) {
-        if (!r.ok()) return self->done_(r.failure());
+        if (!r.ok()) return self->done_(r.error());
         self->check_readiness();
       });
     }
@@ -177,12 +177,12 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
   }
 
   void on_readiness(Expected<HelperExecResult> probe) {
-    if (!probe.ok() && probe.failure().status == VC_E_CANCELLED) return done_(probe.failure());
+    if (!probe.ok() && probe.error().status == VC_E_CANCELLED) return done_(probe.error());
     std::optional<OpFailure> failure;
     const std::string short_id = short_container_id(record_->container_id);
     const std::string command = shell_ + " -c " + shell_quote(std::string("echo ") + kReadinessMarker);
     if (!probe.ok()) {
-      failure = probe.failure();
+      failure = probe.error();
       failure->message = "Container " + short_id + " started but its readiness check failed: " +
                          failure->message;
     } else if (probe.value().exit_code != 0) {
@@ -212,7 +212,7 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
                      if (!r.ok()) {
                        self->ctx_.log.warn("Stopping container " + self->name_ +
                                            " after its failed readiness check failed: " +
-                                           r.failure().message);
+                                           r.error().message);
                      }
                      self->done_(failure);
                    });
@@ -224,7 +224,7 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
     auto steps = plan_network_change(attached_networks(container_), *network_access_, ctx_.profile);
     apply_network_plan(ctx_, name_, std::move(steps), *network_access_,
                        [self = shared_from_this()](Expected<Done> r) {
-                         if (!r.ok()) return self->done_(r.failure());
+                         if (!r.ok()) return self->done_(r.error());
                          self->describe();
                        });
   }
@@ -234,7 +234,7 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
   void apply_desktop_network() {
     read_network_blocked(ctx_, scope_, record_->computer_id,
                          [self = shared_from_this()](Expected<bool> recorded) {
-                           if (!recorded.ok()) return self->done_(recorded.failure());
+                           if (!recorded.ok()) return self->done_(recorded.error());
                            const bool block = self->network_access_
                                                   ? !*self->network_access_
                                                   : recorded.value();
@@ -243,7 +243,7 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
                            set_egress_blocked(self->ctx_, self->record_->computer_id,
                                               self->container_, block,
                                               [self](Expected<Done> r) {
-                                                if (!r.ok()) return self->done_(r.failure());
+                                                if (!r.ok()) return self->done_(r.error());
                                                 self->settle_desktop();
                                               });
                          });
@@ -253,7 +253,7 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
   // and the screen, VNC and bridge up before the computer is reported.
   void settle_desktop() {
     auto settled = [self = shared_from_this()](Expected<DesktopState> state) {
-      if (!state.ok()) return self->done_(state.failure());
+      if (!state.ok()) return self->done_(state.error());
       self->desktop_enabled_ = state.value().enabled;
       self->record_->desktop_enabled = state.value().enabled;
       if (!state.value().live) {
@@ -272,7 +272,7 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
   void describe() {
     inspect_owned(ctx_, nullptr, record_,
                   [self = shared_from_this()](Expected<std::optional<nlohmann::json>> r) {
-                    if (!r.ok()) return self->done_(r.failure());
+                    if (!r.ok()) return self->done_(r.error());
                     if (!r.value()) {
                       const std::string message = "Computer '" + self->record_->computer_id +
                                                   "' disappeared while it was being started " +
@@ -332,7 +332,7 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
     }
     create_container(ctx_, scope_, name_, build_create_document(request_.spec),
                      [self = shared_from_this()](Expected<std::string> id) {
-                       if (!id.ok()) return self->on_create_failed(id.failure());
+                       if (!id.ok()) return self->on_create_failed(id.error());
                        self->record_->container_id = id.value();
                        self->record_->mark_created();
                        self->park_offline();
@@ -346,7 +346,7 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
     // and the request allows it, refuse it otherwise.
     inspect_owned(ctx_, scope_, record_,
                   [self = shared_from_this(), failure](Expected<std::optional<nlohmann::json>> r) {
-                    if (!r.ok()) return self->done_(r.failure());
+                    if (!r.ok()) return self->done_(r.error());
                     if (!r.value()) return self->done_(failure);
                     if (!self->request_.adopt_existing) {
                       return self->done_(existing_computer(self->ctx_, self->record_->computer_id));
@@ -366,17 +366,17 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
     auto steps = plan_network_change({ctx_.profile.online_network}, false, ctx_.profile);
     apply_network_plan(ctx_, name_, std::move(steps), false,
                        [self = shared_from_this()](Expected<Done> r) {
-                         if (!r.ok()) return self->remove_after_failure(r.failure());
+                         if (!r.ok()) return self->remove_after_failure(r.error());
                          self->start();
                        });
   }
 
   void start() {
     start_container(ctx_, scope_, name_, [self = shared_from_this()](Expected<Done> r) {
-      if (!r.ok()) return self->remove_after_failure(r.failure());
+      if (!r.ok()) return self->remove_after_failure(r.error());
       inspect_owned(self->ctx_, self->scope_, self->record_,
                     [self](Expected<std::optional<nlohmann::json>> inspected) {
-                      if (!inspected.ok()) return self->done_(inspected.failure());
+                      if (!inspected.ok()) return self->done_(inspected.error());
                       if (!inspected.value()) {
                         return self->done_(vanished(
                             self->ctx_,
@@ -404,7 +404,7 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
                        if (!r.ok()) {
                          self->ctx_.log.warn("Removing container " + self->name_ +
                                              " after a failed start failed: " +
-                                             r.failure().message);
+                                             r.error().message);
                        }
                        self->done_(failure);
                      });
@@ -440,7 +440,7 @@ void run_create(BackendContext& ctx, FlowScope scope, Record record, CreateReque
   inspect_owned(ctx, scope, record,
                 [&ctx, scope, record, request = std::move(request),
                  done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
-                  if (!r.ok()) return done(r.failure());
+                  if (!r.ok()) return done(r.error());
                   if (r.value()) {
                     if (!request.adopt_existing) {
                       return done(existing_computer(ctx, record->computer_id));
@@ -480,12 +480,12 @@ void run_restart(BackendContext& ctx, FlowScope scope, Record record,
             ctx, scope, container_name(record->computer_id),
             [&ctx, scope, record, network, stop_token,
              finish = std::move(finish)](Expected<Done> restarted) mutable {
-              if (!restarted.ok()) return finish(restarted.failure());
+              if (!restarted.ok()) return finish(restarted.error());
               inspect_owned(
                   ctx, scope, record,
                   [&ctx, scope, record, network, stop_token, finish = std::move(finish)](
                       Expected<std::optional<nlohmann::json>> again) mutable {
-                    if (!again.ok()) return finish(again.failure());
+                    if (!again.ok()) return finish(again.error());
                     if (!again.value()) {
                       return finish(vanished(
                           ctx, "Computer '" + record->computer_id + "' disappeared after restart.",
@@ -505,14 +505,14 @@ void run_remove(BackendContext& ctx, FlowScope scope, Record record,
   inspect_owned(ctx, scope, record,
                 [&ctx, scope, record,
                  done = std::move(done)](Expected<std::optional<nlohmann::json>> r) mutable {
-                  if (!r.ok()) return done(r.failure());
+                  if (!r.ok()) return done(r.error());
                   nlohmann::json result = {{"computer_id", record->computer_id}, {"removed", false}};
                   if (!r.value()) return done(result);
                   auto stop_token = record->expect_stop();
                   remove_container(ctx, scope, container_name(record->computer_id),
                                    [&ctx, record, result, stop_token, done = std::move(done)](
                                        Expected<bool> removed) mutable {
-                                     if (!removed.ok()) return done(removed.failure());
+                                     if (!removed.ok()) return done(removed.error());
                                      result["removed"] = removed.value();
                                      record->mark_removed();
                                      record->desktop_enabled.reset();
@@ -521,7 +521,7 @@ void run_remove(BackendContext& ctx, FlowScope scope, Record record,
                                          [&ctx, result, done = std::move(done)](
                                              Expected<Done> forgotten) {
                                            if (!forgotten.ok()) {
-                                             ctx.log.warn(forgotten.failure().message);
+                                             ctx.log.warn(forgotten.error().message);
                                            }
                                            done(result);
                                          });
@@ -538,7 +538,7 @@ void replace_computer(BackendContext& ctx, FlowScope scope, Record record, Creat
   remove_container(ctx, scope, container_name(record->computer_id),
                    [&ctx, scope, record, stop_token, request = std::move(request),
                     done = std::move(done)](Expected<bool> removed) mutable {
-                     if (!removed.ok()) return done(removed.failure());
+                     if (!removed.ok()) return done(removed.error());
                      create_fresh(ctx, scope, record, std::move(request),
                                   holding(stop_token, std::move(done)));
                    });
@@ -577,7 +577,7 @@ void run_factory_reset(BackendContext& ctx, FlowScope scope, Record record,
           read_network_blocked(ctx, scope, record->computer_id,
                                [&ctx, scope, record, next = std::move(next),
                                 finish = std::move(finish)](Expected<bool> blocked) mutable {
-                                 if (!blocked.ok()) return finish(blocked.failure());
+                                 if (!blocked.ok()) return finish(blocked.error());
                                  next.network_access = !blocked.value();
                                  replace_computer(ctx, scope, record, std::move(next),
                                                   std::move(finish));
@@ -607,7 +607,7 @@ void describe_container(BackendContext& ctx, const FlowScope& scope, const Recor
       ctx, scope, record->computer_id,
       [&ctx, scope, record, container = std::move(container), live_desktop,
        done = std::move(done)](Expected<bool> blocked) mutable {
-        if (!blocked.ok()) return done(blocked.failure());
+        if (!blocked.ok()) return done(blocked.error());
         DesktopFacts facts{record->desktop_enabled, blocked.value()};
         if (!live_desktop || !is_running(container)) {
           return done(computer_info_from_inspect(container, ctx.options.image, facts));
@@ -616,7 +616,7 @@ void describe_container(BackendContext& ctx, const FlowScope& scope, const Recor
                            std::chrono::seconds(0),
                            [&ctx, record, container, facts,
                             done = std::move(done)](Expected<DesktopState> state) mutable {
-                             if (!state.ok()) return done(state.failure());
+                             if (!state.ok()) return done(state.error());
                              record->desktop_enabled = state.value().enabled;
                              facts.enabled = state.value().enabled;
                              done(computer_info_from_inspect(container, ctx.options.image, facts));
@@ -645,7 +645,7 @@ void run_set_network_access(BackendContext& ctx, FlowScope scope, Record record,
         if (is_cancelled(scope)) return finish(cancelled_failure());
         auto described = [&ctx, record,
                           finish = std::move(finish)](Expected<Done> applied) mutable {
-          if (!applied.ok()) return finish(applied.failure());
+          if (!applied.ok()) return finish(applied.error());
           describe_again(ctx, record, /*live_desktop=*/false, std::move(finish));
         };
         if (is_desktop_capable(container)) {
@@ -669,7 +669,7 @@ void run_get_desktop_environment(BackendContext& ctx, FlowScope scope, Record re
                   describe_container(
                       ctx, scope, record, std::move(container), true,
                       [finish = std::move(finish)](Expected<nlohmann::json> info) {
-                        if (!info.ok()) return finish(info.failure());
+                        if (!info.ok()) return finish(info.error());
                         finish(nlohmann::json{{"enabled", info.value()["desktop_environment"]},
                                               {"desktop_url", info.value()["desktop_url"]}});
                       });
@@ -697,7 +697,7 @@ void run_set_desktop_environment(BackendContext& ctx, FlowScope scope, Record re
         switch_desktop(
             ctx, scope, container_name(record->computer_id), enabled,
             [&ctx, record, finish = std::move(finish)](Expected<DesktopState> state) mutable {
-              if (!state.ok()) return finish(state.failure());
+              if (!state.ok()) return finish(state.error());
               record->desktop_enabled = state.value().enabled;
               describe_again(ctx, record, false, std::move(finish));
             });
@@ -709,7 +709,7 @@ void run_list(BackendContext& ctx, FlowScope scope, Callback<nlohmann::json> don
   // Desktop computers' network switches first (one call), then the containers.
   list_network_blocked(ctx, scope, [&ctx, scope, done = std::move(done)](
                                        Expected<std::set<std::string>> blocked) mutable {
-    if (!blocked.ok()) return done(blocked.failure());
+    if (!blocked.ok()) return done(blocked.error());
     list_containers(ctx, scope, std::move(blocked.value()), std::move(done));
   });
 }

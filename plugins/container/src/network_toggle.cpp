@@ -35,7 +35,7 @@ class NetworkChange : public std::enable_shared_from_this<NetworkChange> {
         ++self->next_;
         return self->run_next();
       }
-      self->failure_ = result.failure();
+      self->failure_ = result.error();
       self->rollback_next();
     });
   }
@@ -57,7 +57,7 @@ class NetworkChange : public std::enable_shared_from_this<NetworkChange> {
       if (!result.ok()) {
         self->rollback_complete_ = false;
         self->ctx_.log.warn("Rolling back a network change of container " + self->name_ +
-                            " failed: " + result.failure().message);
+                            " failed: " + result.error().message);
       }
       self->rollback_next();
     });

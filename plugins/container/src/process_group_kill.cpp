@@ -48,7 +48,7 @@ void kill_exec_process_group(BackendContext& ctx, const std::string& exec_id,
                [&ctx, exec_id, container, done = std::move(done)](Expected<ExecState> state) {
                  if (!state.ok()) {
                    ctx.log.warn("Cannot kill the command of exec " + exec_id + ": " +
-                                state.failure().message);
+                                state.error().message);
                    return done(KillPath::kImpossible);
                  }
                  const ExecState& exec = state.value();
@@ -86,7 +86,7 @@ void kill_exec_process_group(BackendContext& ctx, const std::string& exec_id,
                                      ctx.log.warn("Killing a command's process group inside "
                                                   "container " + container + " failed: " +
                                                   (result.ok() ? result.value().stderr_text
-                                                               : result.failure().message));
+                                                               : result.error().message));
                                      return done(KillPath::kImpossible);
                                    }
                                    done(KillPath::kInContainer);

@@ -172,7 +172,7 @@ TEST(BuildContext, ArchivesTheFolderAndRefusesSymlinks) {
   std::ofstream(folder / "sub" / "script") << "#!/bin/sh\n";
   fs::permissions(folder / "sub" / "script", fs::perms::owner_all);
   auto tar = tar_build_context(folder.string());
-  ASSERT_TRUE(tar.ok()) << tar.failure().message;
+  ASSERT_TRUE(tar.ok()) << tar.error().message;
   EXPECT_EQ(tar.value(), tar_build_context(folder.string()).value()) << "not reproducible";
 
   archive* reader = archive_read_new();
@@ -193,7 +193,7 @@ TEST(BuildContext, ArchivesTheFolderAndRefusesSymlinks) {
   auto refused = tar_build_context(folder.string());
   EXPECT_FALSE(refused.ok());
   if (!refused.ok()) {
-    EXPECT_NE(refused.failure().message.find("escape"), std::string::npos);
+    EXPECT_NE(refused.error().message.find("escape"), std::string::npos);
   }
   fs::remove_all(folder);
 }

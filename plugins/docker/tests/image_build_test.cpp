@@ -130,7 +130,7 @@ TEST_F(ImageBuildTest, AMissingImageIsBuiltFromTheContextWithItsVersion) {
                         R"({"aux":{"ID":"sha256:abc"}})",
                         R"({"stream":"Successfully built abc\n"})"};
   auto outcome = ensure(script);
-  ASSERT_TRUE(outcome.result.ok()) << outcome.result.failure().message;
+  ASSERT_TRUE(outcome.result.ok()) << outcome.result.error().message;
   EXPECT_EQ(outcome.result.value(),
             (nlohmann::json{{"image", kDesktopImageTag}, {"action", "built"}}));
 
@@ -164,7 +164,7 @@ TEST_F(ImageBuildTest, ACurrentImageIsLeftAlone) {
   script.present = true;
   script.present_version = std::string(desktop_image_version());
   auto outcome = ensure(script);
-  ASSERT_TRUE(outcome.result.ok()) << outcome.result.failure().message;
+  ASSERT_TRUE(outcome.result.ok()) << outcome.result.error().message;
   EXPECT_EQ(outcome.result.value()["action"], "present");
   std::lock_guard lock(script.mutex);
   for (const auto& request : script.requests) {
@@ -178,7 +178,7 @@ TEST_F(ImageBuildTest, AnImageOfAnotherVersionIsRebuilt) {
   script.present_version = "2";  // the original's label
   script.build_lines = {R"({"stream":"Step 1/1 : FROM debian:bookworm-slim\n"})"};
   auto outcome = ensure(script);
-  ASSERT_TRUE(outcome.result.ok()) << outcome.result.failure().message;
+  ASSERT_TRUE(outcome.result.ok()) << outcome.result.error().message;
   EXPECT_EQ(outcome.result.value()["action"], "built");
 }
 
@@ -189,7 +189,7 @@ TEST_F(ImageBuildTest, TheEnginesErrorLineIsTheMessage) {
                         R"({"errorDetail":{"code":100},"error":"The command '/bin/sh -c apt-get update' returned a non-zero code: 100"})"};
   auto outcome = ensure(script);
   ASSERT_FALSE(outcome.result.ok());
-  const std::string& message = outcome.result.failure().message;
+  const std::string& message = outcome.result.error().message;
   EXPECT_NE(message.find("Failed to build the bundled Xfce desktop image"), std::string::npos)
       << message;
   EXPECT_NE(message.find("returned a non-zero code: 100"), std::string::npos) << message;
@@ -203,8 +203,8 @@ TEST_F(ImageBuildTest, ABuildThatLeavesNoCurrentImageFails) {
   script.build_makes_image = false;
   auto outcome = ensure(script);
   ASSERT_FALSE(outcome.result.ok());
-  EXPECT_NE(outcome.result.failure().message.find("does not carry version"), std::string::npos)
-      << outcome.result.failure().message;
+  EXPECT_NE(outcome.result.error().message.find("does not carry version"), std::string::npos)
+      << outcome.result.error().message;
 }
 
 TEST_F(ImageBuildTest, AMissingContextSaysWhereItLookedAndWhichOptionOverridesIt) {
@@ -212,7 +212,7 @@ TEST_F(ImageBuildTest, AMissingContextSaysWhereItLookedAndWhichOptionOverridesIt
   EngineScript script;
   auto outcome = ensure(script);
   ASSERT_FALSE(outcome.result.ok());
-  const std::string& message = outcome.result.failure().message;
+  const std::string& message = outcome.result.error().message;
   EXPECT_NE(message.find(context_.string()), std::string::npos) << message;
   EXPECT_NE(message.find("--desktop-image-context"), std::string::npos) << message;
 }
@@ -222,7 +222,7 @@ TEST_F(ImageBuildTest, AContextWithoutTheAgentSourcesIsRefusedBeforeTheBuildStar
   EngineScript script;
   auto outcome = ensure(script);
   ASSERT_FALSE(outcome.result.ok());
-  const std::string& message = outcome.result.failure().message;
+  const std::string& message = outcome.result.error().message;
   EXPECT_NE(message.find("agents/desktop_agent"), std::string::npos) << message;
   EXPECT_NE(message.find("--desktop-image-context"), std::string::npos) << message;
 }

@@ -43,7 +43,7 @@ void check_text(const std::string& text) {
 
 void check_read(const vc::Expected<ExecResult>& ran, const vc::tools::FileToolSettings& settings) {
   auto text = vc::tools::decode_read_script(ran, kFilePath, settings);
-  if (!text) return check_text(text.failure().message);
+  if (!text) return check_text(text.error().message);
   const std::string& bytes = text.value().bytes;
   if (vc::first_invalid_utf8(bytes) || bytes.size() > ran.value().stdout_bytes.size()) {
     __builtin_trap();
@@ -54,13 +54,13 @@ void check_read(const vc::Expected<ExecResult>& ran, const vc::tools::FileToolSe
 
 void check_write(const vc::Expected<ExecResult>& ran, const vc::tools::FileToolSettings& settings) {
   auto written = vc::tools::decode_write_script(ran, kFilePath, settings);
-  if (!written) check_text(written.failure().message);
+  if (!written) check_text(written.error().message);
 }
 
 void check_list(const vc::Expected<ExecResult>& ran, const std::string& path,
                 const vc::tools::FileToolSettings& settings) {
   auto entries = vc::tools::decode_list_script(ran, path, settings);
-  if (!entries) return check_text(entries.failure().message);
+  if (!entries) return check_text(entries.error().message);
   const Json& listed = entries.value();
   (void)listed.dump();  // strict: every name was made valid UTF-8
   if (!listed.is_array() || listed.size() * 4 > ran.value().stdout_bytes.size()) __builtin_trap();
@@ -80,7 +80,7 @@ void check_path(std::string_view argument, uint8_t mode) {
   static const char* const kWorkspaces[] = {"/workspace", "/", "/home/user/", "//srv/./data/.."};
   const std::string path(argument);
   auto resolved = vc::tools::resolve_file_path(path, kWorkspaces[(mode >> 4) & 3]);
-  if (!resolved) return check_text(resolved.failure().message);
+  if (!resolved) return check_text(resolved.error().message);
   const std::string& absolute = resolved.value();
   if (absolute.empty() || absolute.front() != '/') __builtin_trap();
   if (vc::tools::normalise_posix_path(absolute) != absolute) __builtin_trap();

@@ -56,7 +56,7 @@ class AskClientTool final : public vc::mcp::Tool {
     call->request_client(method, Json{{"messages", Json::array()}, {"maxTokens", 16}},
                          [call](vc::Expected<Json> answer) {
                            call->finish(vc::mcp::ToolResult::from_payload(
-                               answer ? answer.value() : Json{{"error", answer.failure().message}},
+                               answer ? answer.value() : Json{{"error", answer.error().message}},
                                !answer));
                          });
   }

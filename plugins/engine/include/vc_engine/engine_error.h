@@ -1,16 +1,16 @@
 // engine_error.h — the error value of every engine call, and Result<T>.
 //
-// The library cannot use the host's error type (a plugin sees only the SDK's C headers and this
-// library), so it has its own. An EngineError says what went wrong in words a user can act on
-// ("connection refused", "timed out after 30 s", "engine answered 404: No such container: x")
-// and keeps the machine-readable facts next to it: the libuv error when the transport failed
-// and the HTTP status when the engine answered.
+// The library cannot use the host's error type (a plugin sees only the SDK's headers and this
+// library), so it has its own; Result<T> pairs it with a value through the SDK's Expected. An
+// EngineError says what went wrong in words a user can act on ("connection refused", "timed out
+// after 30 s", "engine answered 404: No such container: x") and keeps the machine-readable facts
+// next to it: the libuv error when the transport failed and the HTTP status when the engine
+// answered.
 #pragma once
 
-#include <optional>
 #include <string>
-#include <utility>
-#include <variant>
+
+#include <vc-backend-1/cpp/expected.h>
 
 namespace vc::engine {
 
@@ -47,38 +47,10 @@ struct EngineError {
   std::string engine_message;
 };
 
-// Either a T or an EngineError. Small on purpose: C++20 has no std::expected.
+// Either a T or an EngineError; Result<void> is success without a value, or an EngineError.
+// The SDK's value-or-error template, which C++20 lacks.
 template <class T>
-class Result {
- public:
-  Result(T result) : state_(std::move(result)) {}          // NOLINT(implicit)
-  Result(EngineError error) : state_(std::move(error)) {}  // NOLINT(implicit)
-
-  bool ok() const { return std::holds_alternative<T>(state_); }
-  explicit operator bool() const { return ok(); }
-  const T& value() const& { return std::get<T>(state_); }
-  T& value() & { return std::get<T>(state_); }
-  T&& value() && { return std::get<T>(std::move(state_)); }
-  const EngineError& error() const { return std::get<EngineError>(state_); }
-
- private:
-  std::variant<T, EngineError> state_;
-};
-
-// Success without a value, or an EngineError.
-template <>
-class Result<void> {
- public:
-  Result() = default;
-  Result(EngineError error) : error_(std::move(error)) {}  // NOLINT(implicit)
-
-  bool ok() const { return !error_.has_value(); }
-  explicit operator bool() const { return ok(); }
-  const EngineError& error() const { return *error_; }
-
- private:
-  std::optional<EngineError> error_;
-};
+using Result = sdk::Expected<T, EngineError>;
 
 // Builds an EngineError of the given kind and message (and HTTP status when the engine
 // answered), for the errors the library finds itself rather than ones libuv reports. Any thread.

@@ -8,6 +8,7 @@
 //   cancel_scope.h  aborting whatever step a multi-step operation is in
 //   requests.h      typed, validated request documents; InvalidRequest
 //   op_result.h     results and failures, and writing them to vc_op.complete()
+//   expected.h      a value or an error, for calls that can fail
 //   work_lanes.h    plugin threads for blocking work, in call order per computer
 //   computer_info.h the computer info document
 //   computer_id.h   the computer_id rule
@@ -20,6 +21,7 @@
 #include "cancel_scope.h"
 #include "computer_id.h"
 #include "computer_info.h"
+#include "expected.h"
 #include "host_log.h"
 #include "lane_ops.h"
 #include "op_registry.h"
