@@ -48,8 +48,11 @@ K8S_DOCKER_SOCKET=/var/run/docker.sock
 K8S_DEB_SRC_FILE=/etc/apt/sources.list.d/mcp-virtual-computer-debian-src.sources
 # What running the cluster needs, and what building it needs besides (installed only for a build).
 K8S_RUN_PACKAGES=(etcd-server openssl curl jq)
-K8S_BUILD_PACKAGES=(golang-go rsync gcc libc6-dev dpkg-dev)
+K8S_BUILD_PACKAGES=(golang-go rsync gcc libc6-dev dpkg-dev golang-github-modern-go-reflect2-dev)
 K8S_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubelet pause)
+# What build_kubernetes changes in the source. Cached binaries built another way are rebuilt.
+K8S_BUILD_RECIPE="oom-score-adj-0 reflect2-1.0.2"
+K8S_REFLECT2_DIR=/usr/share/gocode/src/github.com/modern-go/reflect2
 
 K8S_CERT_DIR="$VC_K8S_STATE_DIR/apiserver-certs"
 # The apiserver writes this self-signed serving certificate (followed by the CA that signed it)
@@ -97,11 +100,13 @@ upstream_version() {
   printf '%s\n' "$version"
 }
 
+# binaries_complete DIR — all binaries there, built with this K8S_BUILD_RECIPE.
 binaries_complete() {
   local binary
   for binary in "${K8S_BINARIES[@]}"; do
     [[ -s "$1/$binary" && -x "$1/$binary" ]] || return 1
   done
+  [[ "$(cat "$1/build-recipe" 2>/dev/null)" == "$K8S_BUILD_RECIPE" ]]
 }
 
 # The bin directory of the newest complete cached build, if any.
@@ -173,6 +178,18 @@ build_kubernetes() {
   patch_source "$tree/pkg/kubelet/qos/policy.go" \
     'guaranteedOOMScoreAdj[[:space:]]+int[[:space:]]+=[[:space:]]+-997' 'guaranteedOOMScoreAdj int = 0'
 
+  # The vendored github.com/modern-go/reflect2 1.0.1 calls reflect.mapiterinit through
+  # go:linkname with the signature it had before Go 1.18. Built with Debian's Go 1.19, the
+  # apiserver dies (SIGSEGV in mapiterinit) the first time it encodes an object with a map as JSON,
+  # e.g. a node for `curl …/api/v1/nodes/NAME`; protobuf clients never get there. reflect2 1.0.2 is
+  # the upstream fix, and Debian ships it: its sources replace the vendored ones.
+  local vendored="$tree/vendor/github.com/modern-go/reflect2"
+  [[ -f "$K8S_REFLECT2_DIR/go_above_118.go" ]] ||
+    die "$K8S_REFLECT2_DIR has no go_above_118.go; golang-github-modern-go-reflect2-dev is not the expected 1.0.2"
+  [[ -d "$vendored" ]] || die "$vendored is missing; the source changed, the replacement needs a look"
+  rm -f "$vendored"/*.go "$vendored"/*.s
+  cp "$K8S_REFLECT2_DIR"/*.go "$K8S_REFLECT2_DIR"/*.s "$vendored/"
+
   # v1.20's build scripts build in GOPATH mode: the tree must sit at $GOPATH/src/k8s.io/kubernetes.
   mkdir -p "$tree/.go/src/k8s.io"
   ln -sfn ../../.. "$tree/.go/src/k8s.io/kubernetes"
@@ -188,7 +205,8 @@ build_kubernetes() {
     sleep 2
     if ((SECONDS - last_report >= 60)); then
       last_report=$SECONDS
-      log "still building ($(((SECONDS - started) / 60)) min so far): $(grep -E '^\+\+\+ ' "$root/build.log" | tail -n 1 | cut -c1-120)"
+      # The build log names each batch of Go targets on indented lines after a "+++" line.
+      log "still building ($(((SECONDS - started) / 60)) min so far):$(awk '/^\+\+\+ / { t = "" } /^    / { t = t " " $1 } END { print t }' "$root/build.log")"
     fi
   done
   if ! wait "$make_pid"; then
@@ -204,7 +222,9 @@ build_kubernetes() {
   # The pod sandbox's process: it only waits for signals and reaps zombies. Static, so the image
   # needs nothing else.
   gcc -Os -Wall -static -o "$root/bin.partial/pause" "$tree/build/pause/linux/pause.c"
+  printf '%s\n' "$K8S_BUILD_RECIPE" >"$root/bin.partial/build-recipe"
   binaries_complete "$root/bin.partial" || die "the build left incomplete binaries in $root/bin.partial"
+  rm -rf "${root:?}/bin"
   mv "$root/bin.partial" "$root/bin"
   rm -rf "$work" "$root/source"
   log "built Kubernetes $upstream in $(((SECONDS - started) / 60)) min $(((SECONDS - started) % 60)) s; cached in $root/bin ($(du -sh "$root/bin" | cut -f1))"
