@@ -51,7 +51,7 @@ K8S_RUN_PACKAGES=(etcd-server openssl curl jq)
 K8S_BUILD_PACKAGES=(golang-go rsync gcc libc6-dev dpkg-dev golang-github-modern-go-reflect2-dev)
 K8S_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubelet pause)
 # What build_kubernetes changes in the source. Cached binaries built another way are rebuilt.
-K8S_BUILD_RECIPE="oom-score-adj-0 reflect2-1.0.2"
+K8S_BUILD_RECIPE="oom-score-adj-0 sysctl-warn reflect2-1.0.2"
 K8S_REFLECT2_DIR=/usr/share/gocode/src/github.com/modern-go/reflect2
 
 K8S_CERT_DIR="$VC_K8S_STATE_DIR/apiserver-certs"
@@ -177,6 +177,12 @@ build_kubernetes() {
     'defaultSandboxOOMAdj[[:space:]]+int[[:space:]]+=[[:space:]]+-998' 'defaultSandboxOOMAdj int = 0'
   patch_source "$tree/pkg/kubelet/qos/policy.go" \
     'guaranteedOOMScoreAdj[[:space:]]+int[[:space:]]+=[[:space:]]+-997' 'guaranteedOOMScoreAdj int = 0'
+  # Unless --protect-kernel-defaults makes it refuse to start, the kubelet sets machine-wide
+  # sysctls when it starts: vm.overcommit_memory=1, kernel.panic=10, kernel.panic_on_oops=1 and
+  # more. A test cluster has no business changing how the whole machine allocates memory or
+  # handles a kernel oops; its "warn" mode, which upstream has but never selects, leaves them.
+  patch_source "$tree/pkg/kubelet/cm/container_manager_linux.go" \
+    'b := KernelTunableModify' 'b := KernelTunableWarn'
 
   # The vendored github.com/modern-go/reflect2 1.0.1 calls reflect.mapiterinit through
   # go:linkname with the signature it had before Go 1.18. Built with Debian's Go 1.19, the
@@ -382,8 +388,10 @@ start_etcd() {
 }
 
 # The serving certificate is self-signed, made by the apiserver in --cert-dir for its
-# --advertise-address (127.0.0.1). --kubelet-preferred-address-types=Hostname: see
-# ensure_node_name_resolves.
+# --advertise-address (127.0.0.1). --endpoint-reconciler-type=none: the apiserver would publish
+# its address as the `kubernetes` Service's endpoint every 10 s, and 127.0.0.1 is refused there
+# (loopback); nothing in the cluster could use it anyway without kube-proxy.
+# --kubelet-preferred-address-types=Hostname: see ensure_node_name_resolves.
 start_apiserver() {
   start_component kube-apiserver "$k8s_bin/kube-apiserver" \
     --etcd-servers="$K8S_ETCD_URL" \
@@ -396,6 +404,7 @@ start_apiserver() {
     --service-account-issuer=https://kubernetes.default.svc \
     --service-cluster-ip-range=10.96.0.0/24 \
     --allow-privileged=true \
+    --endpoint-reconciler-type=none \
     --kubelet-preferred-address-types=Hostname
   wait_for kube-apiserver "$K8S_APISERVER_WAIT" "ready API (GET $K8S_API/readyz)" apiserver_ready
 }
