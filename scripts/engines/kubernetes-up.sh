@@ -76,6 +76,8 @@ K8S_SERVICE_ACCOUNT_GRACE=30
 
 k8s_token=""
 k8s_bin=""
+# 1 when the last start_component found its component running already.
+k8s_reused=0
 
 # --- Debian source and the build -----------------------------------------------------------
 
@@ -332,8 +334,10 @@ start_component() {
   shift
   if pid=$(k8s_component_pid "$name"); then
     log "$name is running (pid $pid)"
+    k8s_reused=1
     return 0
   fi
+  k8s_reused=0
   log_file=$(k8s_log_file "$name")
   log "starting $name (log: $log_file)"
   date +%s >"$VC_K8S_RUN_DIR/$name.started"
@@ -344,14 +348,23 @@ start_component() {
 # wait_for NAME SECONDS WHAT CHECK... — polls CHECK every second until it succeeds; fails,
 # naming NAME's log, when NAME exits or SECONDS pass first.
 wait_for() {
+  wait_or_exit "$@" || die_exited "$1" "$3"
+}
+
+die_exited() {
+  local log_file
+  log_file=$(k8s_log_file "$1")
+  tail -n 20 "$log_file" >&2 || true
+  die "$1 exited before $2; read $log_file"
+}
+
+# wait_or_exit NAME SECONDS WHAT CHECK... — like wait_for, but returns 1 when NAME exits.
+wait_or_exit() {
   local name=$1 seconds=$2 what=$3 started=$SECONDS log_file
   shift 3
   log_file=$(k8s_log_file "$name")
   until "$@"; do
-    if ! k8s_component_pid "$name" >/dev/null; then
-      tail -n 20 "$log_file" >&2 || true
-      die "$name exited before $what; read $log_file"
-    fi
+    k8s_component_pid "$name" >/dev/null || return 1
     if ((SECONDS - started >= seconds)); then
       tail -n 20 "$log_file" >&2 || true
       die "no $what within ${seconds} s; read $log_file"
@@ -377,6 +390,23 @@ apiserver_ready() {
   [[ -s "$K8S_CA_FILE" ]] && [[ "$(api_get /readyz 2>/dev/null)" == ok ]]
 }
 
+# bring_up NAME START SECONDS WHAT CHECK... — runs START (which calls start_component) and waits
+# for CHECK. A component found running may still be on its way out (stopped a moment before;
+# the apiserver's graceful shutdown takes up to a minute): when it exits during the wait, it is
+# started once more.
+bring_up() {
+  local name=$1 start=$2
+  shift 2
+  "$start"
+  wait_or_exit "$name" "$@" && return 0
+  if ((k8s_reused)); then
+    log "$name exited while this script waited for it; starting it again"
+    "$start"
+    wait_or_exit "$name" "$@" && return 0
+  fi
+  die_exited "$name" "$2"
+}
+
 # Not etcd's usual ports 2379/2380: on a machine with systemd, installing etcd-server also
 # starts the system's own etcd there.
 start_etcd() {
@@ -384,7 +414,6 @@ start_etcd() {
     --listen-client-urls "$K8S_ETCD_URL" --advertise-client-urls "$K8S_ETCD_URL" \
     --listen-peer-urls "$K8S_ETCD_PEER_URL" --initial-advertise-peer-urls "$K8S_ETCD_PEER_URL" \
     --initial-cluster "vc-k8s=$K8S_ETCD_PEER_URL"
-  wait_for etcd "$K8S_ETCD_WAIT" "healthy etcd at $K8S_ETCD_URL" etcd_healthy
 }
 
 # The serving certificate is self-signed, made by the apiserver in --cert-dir for its
@@ -406,7 +435,6 @@ start_apiserver() {
     --allow-privileged=true \
     --endpoint-reconciler-type=none \
     --kubelet-preferred-address-types=Hostname
-  wait_for kube-apiserver "$K8S_APISERVER_WAIT" "ready API (GET $K8S_API/readyz)" apiserver_ready
 }
 
 # Written once, after the apiserver has made its certificate, which the kubeconfig names as its
@@ -537,13 +565,13 @@ main() {
   ensure_node_name_resolves
   ensure_state
 
-  start_etcd
-  start_apiserver
+  bring_up etcd start_etcd "$K8S_ETCD_WAIT" "healthy etcd at $K8S_ETCD_URL" etcd_healthy
+  bring_up kube-apiserver start_apiserver "$K8S_APISERVER_WAIT" \
+    "ready API (GET $K8S_API/readyz)" apiserver_ready
   ensure_kubeconfig
   start_controller_manager
   start_scheduler
-  start_kubelet
-  wait_for kubelet "$K8S_NODE_WAIT" "Ready node $K8S_NODE_NAME" node_ready
+  bring_up kubelet start_kubelet "$K8S_NODE_WAIT" "Ready node $K8S_NODE_NAME" node_ready
   ensure_default_service_account
 
   local version
