@@ -10,7 +10,7 @@
 # 1. Makes sure dockerd answers (scripts/engines/docker-up.sh otherwise): the kubelet runs pods on
 #    it through its built-in dockershim.
 # 2. Builds kube-apiserver, kube-controller-manager, kube-scheduler, the kubelet and the pause
-#    binary from `apt-get source kubernetes` — about 8 minutes on 2 cores, once — and caches them
+#    binary from `apt-get source kubernetes` — 4 to 7 minutes on 2 cores, once — and caches them
 #    under $VC_ENGINE_CACHE/kubernetes-<Debian source version>/bin; later runs build nothing.
 # 3. Imports the pause binary as the local image vc-k8s-pause:3.2 (pods' sandbox container).
 # 4. Generates once, under $VC_K8S_STATE_DIR (default /var/lib/mcp-virtual-computer-k8s):
@@ -20,8 +20,11 @@
 #    /var/log/mcp-virtual-computer-k8s), and waits until the node is Ready and the `default`
 #    service account of the `default` namespace has its token, so a pod can be created at once.
 # Idempotent: running components are reused (a rerun on a healthy cluster starts nothing and takes
-# a second or two), components that died are started again. Progress goes to stderr; the only
-# line on stdout is the kubeconfig's path. Stop with kubernetes-down.sh.
+# a fraction of a second), components that died are started again; from the cached binaries a
+# stopped cluster is back in about 7 s, a new one (no state yet) in about 20 s. Progress goes to
+# stderr; the only line on stdout is the kubeconfig's path. Stop with kubernetes-down.sh.
+# Environment: VC_ENGINE_CACHE, VC_K8S_STATE_DIR, VC_K8S_LOG_DIR, VC_K8S_NODE_NAME (default
+# vc-k8s-node).
 #
 # What this cluster does not have: kube-proxy and a CNI plugin. Pods sit on docker's default
 # bridge, Services have no virtual IPs behind them, and NetworkPolicy objects are stored but not
@@ -35,8 +38,8 @@ source "$engines_dir/lib.sh"
 source "$engines_dir/kubernetes-lib.sh"
 
 # Everything but the final kubeconfig path goes to stderr: apt-get, docker and the build print
-# to stdout, and a caller reads this script's stdout as `kubeconfig=$(…)`. The daemons started
-# below get fd 3 closed, so such a caller is not kept waiting for them.
+# to stdout, and a caller reads this script's stdout as `kubeconfig=$(…)`. No daemon started
+# from here keeps fd 3 (or any other inherited descriptor), so such a caller is not kept waiting.
 exec 3>&1 1>&2
 
 K8S_API=https://127.0.0.1:6443
@@ -157,7 +160,7 @@ build_kubernetes() {
   local version=$1 root=$2 upstream work tree started
   upstream=$(upstream_version "$version")
   apt_install "${K8S_BUILD_PACKAGES[@]}"
-  log "building Kubernetes $upstream from Debian's source $version: about 8 minutes on 2 cores, once; cached in $root/bin"
+  log "building Kubernetes $upstream from Debian's source $version: 4 to 7 minutes on 2 cores, once; cached in $root/bin"
   started=$SECONDS
   mkdir -p "$root/source"
   # Files already downloaded and intact are not fetched again.
@@ -276,7 +279,8 @@ ensure_docker() {
     log "dockerd answers on $K8S_DOCKER_SOCKET"
   else
     log "dockerd does not answer; running docker-up.sh"
-    bash "$engines_dir/docker-up.sh"
+    # 3>&-: dockerd, which it may start, must not hold this script's stdout open.
+    bash "$engines_dir/docker-up.sh" 3>&-
   fi
   export DOCKER_HOST="unix://$K8S_DOCKER_SOCKET"
 }
@@ -327,8 +331,19 @@ ensure_state() {
 
 # --- Components ------------------------------------------------------------------------------
 
+# Closes every descriptor above stderr in this (sub)shell: a daemon started from it would keep a
+# descriptor the caller left open — the pipe a `$(…)` reads, a held lock — for its lifetime.
+close_inherited_fds() {
+  local fd
+  for fd in /proc/"$BASHPID"/fd/*; do
+    fd=${fd##*/}
+    if ((fd > 2)); then eval "exec $fd>&-"; fi
+  done
+}
+
 # start_component NAME BINARY ARG... — starts NAME in the background unless it runs already.
-# setsid: it outlives this script and the terminal or CI step that ran it.
+# setsid: it outlives this script and the terminal or CI step that ran it. The subshell execs
+# into the daemon, so $! is the daemon's pid.
 start_component() {
   local name=$1 pid log_file
   shift
@@ -341,7 +356,10 @@ start_component() {
   log_file=$(k8s_log_file "$name")
   log "starting $name (log: $log_file)"
   date +%s >"$VC_K8S_RUN_DIR/$name.started"
-  setsid nohup "$@" >>"$log_file" 2>&1 </dev/null 3>&- &
+  (
+    close_inherited_fds
+    exec setsid nohup "$@" >>"$log_file" 2>&1 </dev/null
+  ) &
   echo $! >"$(k8s_pid_file "$name")"
 }
 
