@@ -19,6 +19,8 @@
 #    background, all on 127.0.0.1 (logs in $VC_K8S_LOG_DIR, default
 #    /var/log/mcp-virtual-computer-k8s), and waits until the node is Ready and the `default`
 #    service account of the `default` namespace has its token, so a pod can be created at once.
+# 6. Makes the default storage class vc-local-hostpath (claims bound to a folder under /tmp on
+#    this node) and the namespace mcp-virtual-computer, the Kubernetes backend's default.
 # Idempotent: running components are reused (a rerun on a healthy cluster starts nothing and takes
 # a fraction of a second), components that died are started again; from the cached binaries a
 # stopped cluster is back in about 7 s, a new one (no state yet) in about 20 s. Progress goes to
@@ -47,6 +49,8 @@ K8S_ETCD_URL=http://127.0.0.1:12379
 K8S_ETCD_PEER_URL=http://127.0.0.1:12380
 K8S_NODE_NAME=${VC_K8S_NODE_NAME:-vc-k8s-node}
 K8S_PAUSE_IMAGE=vc-k8s-pause:3.2
+K8S_STORAGE_CLASS=vc-local-hostpath
+K8S_COMPUTER_NAMESPACE=mcp-virtual-computer
 K8S_DOCKER_SOCKET=/var/run/docker.sock
 K8S_DEB_SRC_FILE=/etc/apt/sources.list.d/mcp-virtual-computer-debian-src.sources
 # What running the cluster needs, and what building it needs besides (installed only for a build).
@@ -486,13 +490,16 @@ EOF
 # --leader-elect=false: there is one of each, and a restarted one would otherwise wait for its
 # predecessor's lease to expire. --port=0 turns off the old plain-HTTP port, which listens on all
 # addresses; the HTTPS port follows --bind-address. No pod CIDRs are allocated (pods use
-# docker's bridge), so the node IPAM controller is off.
+# docker's bridge), so the node IPAM controller is off. --enable-hostpath-provisioner: claims of
+# the storage class below get a folder under /tmp/hostpath_provisioner on this one node, made
+# when a claim is bound and deleted with it (Kubernetes' single-node test provisioner).
 start_controller_manager() {
   start_component kube-controller-manager "$k8s_bin/kube-controller-manager" \
     --kubeconfig="$K8S_KUBECONFIG" \
     --service-account-private-key-file="$K8S_SA_KEY" \
     --root-ca-file="$K8S_CA_FILE" \
     --controllers='*,-nodeipam' \
+    --enable-hostpath-provisioner=true \
     --bind-address=127.0.0.1 --port=0 --leader-elect=false
 }
 
@@ -572,6 +579,30 @@ ensure_default_service_account() {
     "token for the default service account" service_account_has_token
 }
 
+# The cluster's default storage class, on the host-path provisioner: a claim that names no class
+# (as the Kubernetes backend's claims do by default) is bound at once, and deleting the claim
+# deletes its folder.
+ensure_storage_class() {
+  api_get "/apis/storage.k8s.io/v1/storageclasses/$K8S_STORAGE_CLASS" >/dev/null 2>&1 && return 0
+  api_post /apis/storage.k8s.io/v1/storageclasses "$(jq -cn --arg name "$K8S_STORAGE_CLASS" '{
+      apiVersion: "storage.k8s.io/v1", kind: "StorageClass",
+      metadata: {name: $name,
+                 annotations: {"storageclass.kubernetes.io/is-default-class": "true"}},
+      provisioner: "kubernetes.io/host-path", reclaimPolicy: "Delete",
+      volumeBindingMode: "Immediate"}')" >/dev/null ||
+    api_get "/apis/storage.k8s.io/v1/storageclasses/$K8S_STORAGE_CLASS" >/dev/null ||
+    die "cannot create the storage class $K8S_STORAGE_CLASS"
+}
+
+# The namespace the Kubernetes backend puts computers in by default (its --namespace).
+ensure_computer_namespace() {
+  api_get "/api/v1/namespaces/$K8S_COMPUTER_NAMESPACE" >/dev/null 2>&1 && return 0
+  api_post /api/v1/namespaces "$(jq -cn --arg name "$K8S_COMPUTER_NAMESPACE" \
+      '{apiVersion: "v1", kind: "Namespace", metadata: {name: $name}}')" >/dev/null ||
+    api_get "/api/v1/namespaces/$K8S_COMPUTER_NAMESPACE" >/dev/null ||
+    die "cannot create the namespace $K8S_COMPUTER_NAMESPACE"
+}
+
 main() {
   local started=$SECONDS
   require_root
@@ -591,6 +622,8 @@ main() {
   start_scheduler
   bring_up kubelet start_kubelet "$K8S_NODE_WAIT" "Ready node $K8S_NODE_NAME" node_ready
   ensure_default_service_account
+  ensure_storage_class
+  ensure_computer_namespace
 
   local version
   version=$(api_get /version | jq -r .gitVersion)
