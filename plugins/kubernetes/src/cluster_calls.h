@@ -35,10 +35,12 @@ enum class ObjectKind { pod, persistent_volume_claim, network_policy };
 std::string collection_path(ObjectKind kind, std::string_view name_space);
 std::string object_path(ObjectKind kind, std::string_view name_space, std::string_view name);
 
-// What a command run through the API's exec sent back.
+// How a command run through the API's exec ended.
 struct ExecResult {
-  int exit_code = 0;
-  std::string stdout_bytes;  // when not streamed (see ExecCall::on_output)
+  std::optional<int> exit_code;  // absent when it did not end by itself (see below)
+  bool deadline_passed = false;  // the call's deadline ended it (the process may still run)
+  bool abandoned = false;        // on_output said stop (the process may still run)
+  std::string stdout_bytes;      // when not streamed (see ExecCall::on_output), bounded
   std::string stderr_bytes;
 };
 
@@ -46,9 +48,12 @@ struct ExecCall {
   std::string pod;
   std::string container;
   std::vector<std::string> argv;
-  std::string stdin_bytes;  // written, then end of input
-  // When set, output is handed here as it comes (false: stop, the command is abandoned) and not
-  // kept in ExecResult.
+  // Attached as the command's standard input when not empty (otherwise the command has none).
+  // The API's v4 protocol cannot say "end of input"; callers that need the command to see it
+  // arrange it in the command (see command_exec.cpp).
+  std::string stdin_bytes;
+  // When set, output is handed here as it comes, on the calling thread, and not kept in
+  // ExecResult; returning false abandons the call.
   std::function<bool(bool is_stderr, std::string_view bytes)> on_output;
   std::chrono::milliseconds deadline{30000};
 };

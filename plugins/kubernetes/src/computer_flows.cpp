@@ -488,11 +488,13 @@ ComputerFlows::Expected<bool> ComputerFlows::run_firewall(const PodView& pod, co
   auto result = calls_.exec(call, scope);
   if (!result) return failure_of(result.error());
   if (result.value().exit_code != 0) {
+    const int code = result.value().exit_code.value_or(-1);
     return failure(VC_E_FAILED, "The network guard of " + pod.name + " could not " +
                                     (std::string(verb) == "block" ? "cut" : "restore") +
-                                    " the network (exit code " +
-                                    std::to_string(result.value().exit_code) + "): " +
-                                    bounded_quote(result.value().stderr_bytes) + "");
+                                    " the network (" +
+                                    (code < 0 ? std::string("no exit code")
+                                              : "exit code " + std::to_string(code)) +
+                                    "): " + bounded_quote(result.value().stderr_bytes));
   }
   return true;
 }

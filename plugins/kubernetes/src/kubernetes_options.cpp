@@ -263,14 +263,15 @@ std::optional<KubernetesOptions> parse_kubernetes_options(const nlohmann::json& 
   return parsed;
 }
 
+constinit const std::array<const vc_option_decl*, 15> kKubernetesOptionDecls = {
+    &kKubeconfigOption,    &kContextOption,       &kNamespaceOption,
+    &kImageOption,         &kDesktopImageOption,  &kImagePullPolicyOption,
+    &kCpuOption,           &kMemoryOption,        &kStorageClassOption,
+    &kWorkspaceSizeOption, &kPodOverridesOption,  &kApiTimeoutOption,
+    &kExecAgentOption,     &kExecAgentBinaryOption, nullptr};
+
 const std::array<const vc_option_decl*, 15>& kubernetes_option_decls() {
-  static constexpr std::array<const vc_option_decl*, 15> decls = {
-      &kKubeconfigOption,    &kContextOption,       &kNamespaceOption,
-      &kImageOption,         &kDesktopImageOption,  &kImagePullPolicyOption,
-      &kCpuOption,           &kMemoryOption,        &kStorageClassOption,
-      &kWorkspaceSizeOption, &kPodOverridesOption,  &kApiTimeoutOption,
-      &kExecAgentOption,     &kExecAgentBinaryOption, nullptr};
-  return decls;
+  return kKubernetesOptionDecls;
 }
 
 }  // namespace vc::kubernetes

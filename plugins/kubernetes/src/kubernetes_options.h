@@ -94,7 +94,9 @@ bool is_dns_label(const std::string& text);
 // at most 253 characters in all.
 bool is_dns_subdomain(const std::string& text);
 
-// The plugin's option declarations in the order --help lists them, ending with nullptr.
+// The plugin's option declarations in the order --help lists them, ending with nullptr. The
+// object itself, so that the plugin's constant descriptor can point at it.
+extern const std::array<const vc_option_decl*, 15> kKubernetesOptionDecls;
 const std::array<const vc_option_decl*, 15>& kubernetes_option_decls();
 
 }  // namespace vc::kubernetes

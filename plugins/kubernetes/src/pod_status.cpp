@@ -155,6 +155,7 @@ PodView read_pod(const json& pod) {
   view.desktop_capable = label(pod, object_keys::kDesktopCapable) == "true";
   view.image = text(member(metadata, "annotations"), object_keys::kImage);
   if (view.image.empty()) view.image = computer_image(pod);
+  view.workspace = text(member(metadata, "annotations"), object_keys::kWorkspace);
   view.phase = text(status, "phase");
   const json& computer = container_status(member(status, "containerStatuses"), kComputerContainer);
   view.computer_ready = flag(computer, "ready") && member(member(computer, "state"), "running").is_object();

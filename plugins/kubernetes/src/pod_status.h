@@ -32,6 +32,7 @@ struct PodView {
   bool desktop_mode = false;     // the desktop mode label: on at creation
   bool desktop_capable = false;
   std::string image;             // the image annotation, else the computer container's image
+  std::string workspace;         // the workspace annotation: commands' default directory
   std::string created_at;        // metadata.creationTimestamp (RFC 3339), may be empty
   std::string phase;             // status.phase: Pending, Running, Succeeded, Failed, Unknown
   bool deleting = false;         // metadata.deletionTimestamp is set

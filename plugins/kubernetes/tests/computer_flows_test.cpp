@@ -98,7 +98,9 @@ class FakeCluster : public ClusterCalls {
     std::string line = call.pod + "/" + call.container + ":";
     for (const auto& word : call.argv) line += " " + word;
     execs.push_back(line);
-    return ExecResult{};
+    ExecResult result;
+    result.exit_code = 0;
+    return result;
   }
 
   bool has(ObjectKind kind, const std::string& name) const {
