@@ -14,7 +14,7 @@ suites=(vc_plugins_tests vc_engine_tests vc_http_tests)
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVC_TSAN=ON \
   -DVC_WARNINGS_AS_ERRORS=ON -DVC_BUILD_TESTS=ON -DVC_UNITY_BUILD=OFF >/dev/null
 cmake --build "$build" --parallel "$(nproc)" \
-  --target "${suites[@]}" mcp-virtual-computer mcp-virtual-computer-conformance vc_backend_template
+  --target "${suites[@]}" mcp-virtual-computer mcp-virtual-computer-conformance vc_backend_process
 
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/tests/tsan.supp"
 status=0

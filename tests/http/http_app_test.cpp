@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "host_environment.h"
-#include "template_http_host.h"
+#include "process_http_host.h"
 
 namespace vc::http_test {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "command_runner.h"
 #include "host_environment.h"
-#include "template_http_host.h"
+#include "process_http_host.h"
 
 namespace vc::http_test {
 namespace {
@@ -122,7 +122,7 @@ TEST(HttpSecurity, SlowHeadersAreDropped) {
 TEST(HttpSecurity, NonLoopbackBindNeedsATokenOrAnExplicitOptOut) {
   test::Environment environment = test::host_environment({{"COMPUTER_ID", "bind-test"}});
   const auto refused = test::run_command(
-      {VC_HOST_BINARY, "--backend", "template", "--transport", "http", "--host", "0.0.0.0",
+      {VC_HOST_BINARY, "--backend", "process", "--transport", "http", "--host", "0.0.0.0",
        "--port", "0"},
       30s, {}, environment);
   EXPECT_EQ(refused.status.code, 1) << refused.describe({"host"});

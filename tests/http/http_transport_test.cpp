@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "template_http_host.h"
+#include "process_http_host.h"
 
 namespace vc::http_test {
 namespace {
@@ -164,7 +164,7 @@ TEST(HttpTransport, HealthServiceInfoAndActivity) {
   EXPECT_EQ(info.status, 200);
   EXPECT_EQ(info.json()["mcp_endpoint"], "/mcp");
   EXPECT_EQ(info.json()["health"], "/healthz");
-  EXPECT_EQ(info.json()["backend"], "template");
+  EXPECT_EQ(info.json()["backend"], "process");
 
   const std::string session = host.open_session();
   host.post(call(2, "echo activity"), session);

@@ -28,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kScrubbed[] = {
     "COMPUTER_ID", "NETWORK_ACCESS", "DESKTOP_ENVIRONMENT", "KILNTAINERS_AUTH_TOKEN",
     "MCP_VIRTUAL_COMPUTER_AUTH_TOKEN", "MCP_VIRTUAL_COMPUTER_PLUGIN_PATH",
-    "VC_TEMPLATE_SCRATCH_ROOT", "XDG_STATE_HOME"};
+    "VC_PROCESS_SCRATCH_ROOT", "XDG_STATE_HOME"};
 
 std::vector<char*> c_strings(std::vector<std::string>& strings) {
   std::vector<char*> pointers;
@@ -98,8 +98,8 @@ std::vector<std::string> host_environment(
   return env;
 }
 
-std::vector<std::string> template_args(const TempDir& scratch) {
-  return {"--backend", "template", "--scratch-root", (scratch.path() / "computers").string(),
+std::vector<std::string> process_args(const TempDir& scratch) {
+  return {"--backend", "process", "--scratch-root", (scratch.path() / "computers").string(),
           "--state-dir", (scratch.path() / "state").string()};
 }
 

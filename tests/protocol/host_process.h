@@ -102,7 +102,7 @@ CliResult run_host(const std::vector<std::string>& args,
                    const std::map<std::string, std::optional<std::string>>& env = {},
                    Stdin stdin_mode = Stdin::dev_null, const std::string& stdin_text = "");
 
-// The arguments that start a host on the template backend in `scratch`.
-std::vector<std::string> template_args(const TempDir& scratch);
+// The arguments that start a host on the process backend in `scratch`.
+std::vector<std::string> process_args(const TempDir& scratch);
 
 }  // namespace vc::protocol_test

@@ -10,23 +10,26 @@
 namespace vc::protocol_test {
 namespace {
 
-TEST(ProtocolCli, PluginsListsTheTemplateBackend) {
+TEST(ProtocolCli, PluginsListsTheProcessBackend) {
   const CliResult result = run_host({"plugins"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.out.find("template"), std::string::npos) << result.out;
+  // By its id: "process" alone also occurs in other plugins' descriptions.
+  EXPECT_NE(result.out.find("org.mcp-virtual-computer.process"), std::string::npos) << result.out;
 }
 
 TEST(ProtocolCli, UnknownBackendIsAOneLineErrorListingTheAvailableOnes) {
   const CliResult result = run_host({"--backend", "nope"});
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_NE(result.err.find("Available backends"), std::string::npos) << result.err;
-  EXPECT_NE(result.err.find("template"), std::string::npos) << result.err;
+  const std::string::size_type names = result.err.find("Available backends: ");
+  ASSERT_NE(names, std::string::npos) << result.err;
+  const std::string listed = result.err.substr(names, result.err.find(" (searched:") - names);
+  EXPECT_NE(listed.find("process"), std::string::npos) << result.err;
   EXPECT_EQ(result.err.rfind("mcp-virtual-computer: error: ", 0), 0u) << result.err;
   EXPECT_TRUE(result.out.empty());
 }
 
-TEST(ProtocolCli, TemplateHelpShowsItsOptionsAndWarning) {
-  const CliResult result = run_host({"--backend", "template", "--help"});
+TEST(ProtocolCli, ProcessHelpShowsItsOptionsAndWarning) {
+  const CliResult result = run_host({"--backend", "process", "--help"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.out.find("--scratch-root"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("NOT a sandbox"), std::string::npos) << result.out;
@@ -42,7 +45,7 @@ TEST(ProtocolCli, HelpWorksWithoutALoadableBackend) {
 
 TEST(ProtocolCli, ConfigurationErrorsExitWithOne) {
   TempDir scratch;
-  auto args = template_args(scratch);
+  auto args = process_args(scratch);
   for (const auto& [extra, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--timeout", "0"}, "--timeout must be at least 1 second."},
            {{"--output-limit", "0"}, "--output-limit must be at least 1 byte."},
@@ -63,7 +66,7 @@ TEST(ProtocolCli, UsageErrorsExitWithTwo) {
   TempDir scratch;
   for (const std::vector<std::string>& extra :
        {std::vector<std::string>{"--bogus"}, {"--port", "abc"}, {"--transport", "smoke-signals"}}) {
-    auto all = template_args(scratch);
+    auto all = process_args(scratch);
     all.insert(all.end(), extra.begin(), extra.end());
     const CliResult result = run_host(all);
     EXPECT_EQ(result.exit_code, 2) << extra[0] << ": " << result.err;
@@ -85,7 +88,7 @@ TEST(ProtocolCli, HttpTransportOnABusyPortFailsClearly) {
   const std::string port = std::to_string(ntohs(address.sin_port));
 
   TempDir scratch;
-  auto args = template_args(scratch);
+  auto args = process_args(scratch);
   args.insert(args.end(), {"--transport", "http", "--port", port});
   const CliResult result = run_host(args);
   close(holder);
@@ -97,7 +100,7 @@ TEST(ProtocolCli, HttpTransportOnABusyPortFailsClearly) {
 
 TEST(ProtocolCli, OverrideReplacesTheToolDescription) {
   TempDir scratch;
-  auto args = template_args(scratch);
+  auto args = process_args(scratch);
   args.insert(args.end(), {"--tool-instruction-override", "Custom description."});
   HostProcess host(args);
   host.initialize();

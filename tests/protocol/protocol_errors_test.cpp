@@ -8,7 +8,7 @@ namespace {
 
 class ProtocolErrors : public ::testing::Test {
  protected:
-  ProtocolErrors() : host_(template_args(scratch_)) { host_.initialize(); }
+  ProtocolErrors() : host_(process_args(scratch_)) { host_.initialize(); }
 
   Json next_reply() {
     auto message = host_.next_message(10s);

@@ -13,7 +13,7 @@ namespace {
 TEST(ProtocolLifecycle, InitializeEchoesEverySupportedVersion) {
   for (const char* version : {"2025-11-25", "2025-06-18", "2025-03-26"}) {
     TempDir scratch;
-    HostProcess host(template_args(scratch));
+    HostProcess host(process_args(scratch));
     const Json result = host.initialize(version);
     EXPECT_EQ(result["protocolVersion"], version);
     EXPECT_EQ(result["serverInfo"]["name"], "MCP Virtual Computer");
@@ -28,13 +28,13 @@ TEST(ProtocolLifecycle, InitializeEchoesEverySupportedVersion) {
 
 TEST(ProtocolLifecycle, UnknownVersionGetsTheLatest) {
   TempDir scratch;
-  HostProcess host(template_args(scratch));
+  HostProcess host(process_args(scratch));
   EXPECT_EQ(host.initialize("2024-01-01")["protocolVersion"], "2025-11-25");
 }
 
 TEST(ProtocolLifecycle, PingWorksBeforeAndAfterInitialize) {
   TempDir scratch;
-  HostProcess host(template_args(scratch));
+  HostProcess host(process_args(scratch));
   EXPECT_EQ(host.request(1, "ping")["result"], Json::object());
   host.initialize();
   EXPECT_EQ(host.request("p", "ping")["result"], Json::object());
@@ -42,14 +42,14 @@ TEST(ProtocolLifecycle, PingWorksBeforeAndAfterInitialize) {
 
 TEST(ProtocolLifecycle, RequestsBeforeInitializeAreRefused) {
   TempDir scratch;
-  HostProcess host(template_args(scratch));
+  HostProcess host(process_args(scratch));
   const Json response = host.request(1, "tools/list");
   EXPECT_EQ(response["error"]["code"], -32600);
 }
 
 TEST(ProtocolLifecycle, EndOfInputShutsDownWithExitZero) {
   TempDir scratch;
-  HostProcess host(template_args(scratch));
+  HostProcess host(process_args(scratch));
   host.initialize();
   host.close_stdin();
   EXPECT_EQ(host.wait_exit(15s), 0);
@@ -58,7 +58,7 @@ TEST(ProtocolLifecycle, EndOfInputShutsDownWithExitZero) {
 
 TEST(ProtocolLifecycle, EndOfInputWithoutAnyRequest) {
   TempDir scratch;
-  HostProcess host(template_args(scratch));
+  HostProcess host(process_args(scratch));
   host.close_stdin();
   EXPECT_EQ(host.wait_exit(15s), 0);
 }
@@ -66,7 +66,7 @@ TEST(ProtocolLifecycle, EndOfInputWithoutAnyRequest) {
 TEST(ProtocolLifecycle, StdinFromDevNullOrClosedEndsCleanly) {
   TempDir scratch;
   for (const Stdin mode : {Stdin::dev_null, Stdin::closed}) {
-    const CliResult result = run_host(template_args(scratch), {}, mode);
+    const CliResult result = run_host(process_args(scratch), {}, mode);
     EXPECT_EQ(result.exit_code, 0) << result.err;
     EXPECT_TRUE(result.out.empty()) << result.out;  // stdout carries protocol only
   }
@@ -80,7 +80,7 @@ TEST(ProtocolLifecycle, RequestsFromARegularFileAreAnswered) {
       R"({"jsonrpc":"2.0","id":2,"method":"ping"})"
       "\n"
       R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})";  // no final newline
-  const CliResult result = run_host(template_args(scratch), {}, Stdin::file, requests);
+  const CliResult result = run_host(process_args(scratch), {}, Stdin::file, requests);
   EXPECT_EQ(result.exit_code, 0) << result.err;
   std::vector<Json> replies;
   std::istringstream lines(result.out);
@@ -93,7 +93,7 @@ TEST(ProtocolLifecycle, RequestsFromARegularFileAreAnswered) {
 
 TEST(ProtocolLifecycle, SigtermShutsDownWithExitZero) {
   TempDir scratch;
-  HostProcess host(template_args(scratch));
+  HostProcess host(process_args(scratch));
   host.initialize();  // signals are watched once the server runs
   host.signal(SIGTERM);
   EXPECT_EQ(host.wait_exit(15s), 0);
@@ -101,7 +101,7 @@ TEST(ProtocolLifecycle, SigtermShutsDownWithExitZero) {
 
 TEST(ProtocolLifecycle, SigintShutsDownWithExitZero) {
   TempDir scratch;
-  HostProcess host(template_args(scratch));
+  HostProcess host(process_args(scratch));
   host.initialize();
   host.signal(SIGINT);
   EXPECT_EQ(host.wait_exit(15s), 0);
@@ -109,7 +109,7 @@ TEST(ProtocolLifecycle, SigintShutsDownWithExitZero) {
 
 TEST(ProtocolLifecycle, ShutdownCancelsARunningCommand) {
   TempDir scratch;
-  HostProcess host(template_args(scratch));
+  HostProcess host(process_args(scratch));
   host.initialize();
   host.send(Json{{"jsonrpc", "2.0"}, {"id", 5}, {"method", "tools/call"},
                  {"params", {{"name", "terminal_execute"}, {"arguments", {{"command", "sleep 30"}}}}}});

@@ -1,4 +1,4 @@
-// tools/list and tools/call against the template backend: results, concurrency, cancellation,
+// tools/list and tools/call against the process backend: results, concurrency, cancellation,
 // progress.
 #include <signal.h>
 
@@ -21,7 +21,7 @@ Json call_params(const Json& arguments, const Json& meta = nullptr) {
 
 class ProtocolTools : public ::testing::Test {
  protected:
-  ProtocolTools() : host_(template_args(scratch_)) { host_.initialize(); }
+  ProtocolTools() : host_(process_args(scratch_)) { host_.initialize(); }
 
   Json call(const Json& id, const Json& arguments) {
     return host_.request(id, "tools/call", call_params(arguments), 60s);

@@ -93,7 +93,7 @@ quiet "$cmake_bin" -S "$plugin_src" -B "$plugin_build" \
 sdk_dir="$(sed -n 's/^VcBackendSdk_DIR:PATH=//p' "$plugin_build/CMakeCache.txt")"
 [[ "$sdk_dir" == "$prefix"/* ]] || fail "find_package used $sdk_dir, not the temporary prefix"
 quiet "$cmake_bin" --build "$plugin_build" --parallel "$(nproc)"
-plugin="$plugin_build/vc-backend-example.so"
+plugin="$plugin_build/vc-backend-template.so"
 [[ -f "$plugin" ]] || fail "the build did not produce $plugin"
 
 exports_only_entry() {
@@ -146,7 +146,7 @@ listing="$work/plugins.txt"
   cat "$listing" "$work/plugins.err" >&2
   fail "'plugins --plugin-dir' exited non-zero"
 }
-grep -q "org.mcp-virtual-computer.example" "$listing" || {
+grep -q "org.mcp-virtual-computer.template" "$listing" || {
   cat "$listing" >&2
   fail "the listing does not show the template plugin"
 }
@@ -169,7 +169,7 @@ grep -q "the plugin passed validation" "$validation" || {
 
 echo "== MCP session over stdio with --backend $plugin"
 scratch="$work/scratch"
-export COMPUTER_ID=sdk-test VC_EXAMPLE_COMPUTERS_DIR="$scratch"
+export COMPUTER_ID=sdk-test VC_TEMPLATE_COMPUTERS_DIR="$scratch"
 host_log="$work/host.log"
 responses="$work/responses.jsonl"
 : >"$responses"

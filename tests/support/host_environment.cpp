@@ -8,7 +8,7 @@ const std::vector<std::string>& scrubbed_host_variables() {
       "COMPUTER_ID",      "NETWORK_ACCESS",
       "DESKTOP_ENVIRONMENT", "KILNTAINERS_AUTH_TOKEN",
       "MCP_VIRTUAL_COMPUTER_AUTH_TOKEN", "MCP_VIRTUAL_COMPUTER_PLUGIN_PATH",
-      "VC_TEMPLATE_SCRATCH_ROOT", "XDG_STATE_HOME",
+      "VC_PROCESS_SCRATCH_ROOT", "XDG_STATE_HOME",
       "DOCKER_HOST",      "DOCKER_CONTEXT",
       "CONTAINER_HOST"};
   return names;

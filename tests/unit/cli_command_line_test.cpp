@@ -45,13 +45,13 @@ ScopedEnv clean_env() {
                    {"MCP_VIRTUAL_COMPUTER_AUTH_TOKEN", nullptr}, {"VC_TEST_SCRATCH", nullptr}};
 }
 
-plugins::PluginInfo template_like_plugin() {
+plugins::PluginInfo process_like_plugin() {
   plugins::PluginInfo info;
-  info.id = "org.example.template";
-  info.name = "template";
+  info.id = "org.example.process";
+  info.name = "process";
   info.version = "1.2.3";
   info.description = "Runs commands on the host; NOT a sandbox.";
-  info.path = "/plugins/vc-backend-template.so";
+  info.path = "/plugins/vc-backend-process.so";
   info.options = {
       {VC_OPTION_STRING, "scratch-root", "Where computers live", "/tmp/scratch", "VC_TEST_SCRATCH"},
       {VC_OPTION_INTEGER, "max-things", "An integer", "4", std::nullopt},
@@ -97,10 +97,10 @@ void expect_config_error(const ParseRun& run, const std::string& message) {
 
 TEST(Prescan, FindsBackendPluginDirsAndTheSubcommand) {
   const auto env = clean_env();
-  Prescan p = prescan({"--timeout", "5", "--backend", "template", "--scratch-root", "/x",
+  Prescan p = prescan({"--timeout", "5", "--backend", "process", "--scratch-root", "/x",
                        "--plugin-dir", "a", "--plugin-dir=b"});
   EXPECT_TRUE(p.readable);
-  EXPECT_EQ(p.backend, "template");
+  EXPECT_EQ(p.backend, "process");
   EXPECT_EQ(p.plugin_dirs, (std::vector<std::filesystem::path>{"a", "b"}));
   EXPECT_FALSE(p.plugins_command);
   EXPECT_FALSE(p.help_requested);
@@ -271,8 +271,8 @@ TEST(CommandLine, UsageErrorsExitWithTwo) {
 // (mcp-virtual-computer-conformance, tests/conformance): the product does not know the flag.
 TEST(CommandLine, ConformanceFixturesIsNotAnOption) {
   const auto env = clean_env();
-  const plugins::PluginInfo plugin = template_like_plugin();
-  const ParseRun run = parse({"--backend", "template", "--conformance-fixtures"}, &plugin);
+  const plugins::PluginInfo plugin = process_like_plugin();
+  const ParseRun run = parse({"--backend", "process", "--conformance-fixtures"}, &plugin);
   EXPECT_FALSE(run.outcome.command_line);
   EXPECT_EQ(run.outcome.exit_code, 2);
   EXPECT_NE(run.err.find("--conformance-fixtures"), std::string::npos) << run.err;
@@ -316,7 +316,7 @@ TEST(CommandLine, LifecycleToolsFlag) {
 
 TEST(CommandLine, ComputersSubcommands) {
   const auto env = clean_env();
-  const auto plugin = template_like_plugin();
+  const auto plugin = process_like_plugin();
   ParseRun run = parse({"computers", "list"});
   ASSERT_TRUE(run.outcome.command_line) << run.err;
   EXPECT_EQ(run.line().command, Command::computers);
@@ -368,10 +368,10 @@ TEST(CommandLine, ComputersSubcommands) {
 
 TEST(PluginOptionsOnTheCommandLine, HelpListsThemWithDefaultsAndTheDescription) {
   const auto env = clean_env();
-  const auto plugin = template_like_plugin();
-  const ParseRun run = parse({"--backend", "template", "--help"}, &plugin);
+  const auto plugin = process_like_plugin();
+  const ParseRun run = parse({"--backend", "process", "--help"}, &plugin);
   EXPECT_EQ(run.outcome.exit_code, 0);
-  for (const char* text : {"template backend options", "--scratch-root", "/tmp/scratch",
+  for (const char* text : {"process backend options", "--scratch-root", "/tmp/scratch",
                            "VC_TEST_SCRATCH", "--max-things", "--keep", "--no-keep", "--extra",
                            "NOT a sandbox"}) {
     EXPECT_NE(run.out.find(text), std::string::npos) << text << "\n" << run.out;
@@ -380,8 +380,8 @@ TEST(PluginOptionsOnTheCommandLine, HelpListsThemWithDefaultsAndTheDescription) 
 
 TEST(PluginOptionsOnTheCommandLine, ValuesAreTypedWithDefaultsAndNulls) {
   const auto env = clean_env();
-  const auto plugin = template_like_plugin();
-  ParseRun run = parse({"--backend", "template"}, &plugin);
+  const auto plugin = process_like_plugin();
+  ParseRun run = parse({"--backend", "process"}, &plugin);
   ASSERT_TRUE(run.outcome.command_line) << run.err;
   EXPECT_EQ(run.line().config.backend_options,
             Json::parse(R"({"scratch-root":"/tmp/scratch","max-things":4,"ratio":null,
@@ -403,7 +403,7 @@ TEST(PluginOptionsOnTheCommandLine, ValuesAreTypedWithDefaultsAndNulls) {
 
 TEST(PluginOptionsOnTheCommandLine, BadValuesAreUsageErrors) {
   const auto env = clean_env();
-  const auto plugin = template_like_plugin();
+  const auto plugin = process_like_plugin();
   EXPECT_EQ(parse({"--max-things", "many"}, &plugin).outcome.exit_code, 2);
   EXPECT_EQ(parse({"--ratio", "x"}, &plugin).outcome.exit_code, 2);
   EXPECT_EQ(parse({"--scratch-root"}, &plugin).outcome.exit_code, 2);
@@ -419,11 +419,11 @@ TEST(PluginOptionsOnTheCommandLine, ClashesAndBadDeclarationsAreConfigErrors) {
            {{VC_OPTION_INTEGER, "count", "", "ten", std::nullopt}, "'ten'"},
            {{VC_OPTION_BOOL, "flag", "", "perhaps", std::nullopt}, "'perhaps'"},
        }) {
-    plugins::PluginInfo plugin = template_like_plugin();
+    plugins::PluginInfo plugin = process_like_plugin();
     plugin.options = {decl};
     const ParseRun run = parse({"--help"}, &plugin);
     EXPECT_EQ(run.outcome.exit_code, 1) << decl.name;
-    EXPECT_EQ(run.err.rfind("mcp-virtual-computer: error: the template backend", 0), 0u) << run.err;
+    EXPECT_EQ(run.err.rfind("mcp-virtual-computer: error: the process backend", 0), 0u) << run.err;
     EXPECT_NE(run.err.find(expected), std::string::npos) << run.err;
   }
 }
@@ -447,7 +447,7 @@ TEST(StateDirectory, FollowsXdgStateHome) {
   EXPECT_EQ(default_state_dir(), std::filesystem::path("/xdg/state/mcp-virtual-computer"));
   ScopedEnv relative{{"XDG_STATE_HOME", "relative"}};
   EXPECT_EQ(default_state_dir(), std::filesystem::path("/home/someone/.local/state/mcp-virtual-computer"));
-  EXPECT_EQ(plugin_state_dir("/s", "org.example.template"), std::filesystem::path("/s/org.example.template"));
+  EXPECT_EQ(plugin_state_dir("/s", "org.example.process"), std::filesystem::path("/s/org.example.process"));
 }
 
 }  // namespace

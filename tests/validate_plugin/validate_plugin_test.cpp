@@ -82,7 +82,7 @@ TEST_P(OwnPluginTest, PassesEveryCheck) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sdk, OwnPluginTest,
-                         ::testing::Values("vc-backend-example.so", "vc-backend-template.so",
+                         ::testing::Values("vc-backend-template.so", "vc-backend-process.so",
                                            "vc-backend-minimal-c.so"),
                          [](const auto& param_info) {
                            std::string name = param_info.param;
@@ -92,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(Sdk, OwnPluginTest,
                          });
 
 TEST(ValidatePluginTest, ProcessBackendRunsTheDeclaredOperations) {
-  const std::string file = plugin("vc-backend-template.so");
+  const std::string file = plugin("vc-backend-process.so");
   if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " is not built";
   TempDirectory state("vc-validate-state");
   const ValidateRun run = validate({file, "--json", "--state-dir", state.path().string()});
@@ -122,7 +122,7 @@ TEST(ValidatePluginTest, UndeclaredOperationsAreSkippedAndTheTextReportSaysSo) {
 }
 
 TEST(ValidatePluginTest, PassesDeclaredOptionsToThePlugin) {
-  const std::string file = plugin("vc-backend-example.so");
+  const std::string file = plugin("vc-backend-template.so");
   if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " is not built";
   TempDirectory state("vc-validate-state");
   TempDirectory computers("vc-validate-computers");

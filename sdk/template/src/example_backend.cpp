@@ -187,7 +187,7 @@ vc_status open_backend(const vc_host_services* host, std::string_view config_jso
   } else if (dir.is_null() && host->state_dir != nullptr && host->state_dir[0] != '\0') {
     root = fs::path(host->state_dir) / "computers";
   } else {
-    error = "example: --computers-dir must be a directory path";
+    error = "template: --computers-dir must be a directory path";
     return VC_E_INVALID_ARGUMENT;
   }
   auto* backend = new ExampleBackend(host, fs::absolute(root).lexically_normal());

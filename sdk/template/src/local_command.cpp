@@ -33,7 +33,7 @@ struct Fd {  // closes its descriptor exactly once
 // The command's stdin as an in-memory file: no writer thread, no SIGPIPE when it is not read.
 int open_stdin(std::string_view bytes) {
   if (bytes.empty()) return ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  int fd = ::memfd_create("vc-example-stdin", MFD_CLOEXEC);
+  int fd = ::memfd_create("vc-template-stdin", MFD_CLOEXEC);
   if (fd >= 0 && ::write(fd, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size())) {
     ::close(std::exchange(fd, -1));  // a memfd takes everything at once, or nothing
   }

@@ -12,12 +12,12 @@ constexpr vc_option_decl kComputersDirOption = vc::sdk::option(
     VC_OPTION_STRING, "computers-dir",
     "Directory holding one directory per computer (default: <plugin state dir>/computers). "
     "NOT a sandbox: commands run on this host with your permissions.",
-    {.env_var = "VC_EXAMPLE_COMPUTERS_DIR"});
+    {.env_var = "VC_TEMPLATE_COMPUTERS_DIR"});
 constexpr const vc_option_decl* kOptions[] = {&kComputersDirOption, nullptr};
 
 constexpr vc::sdk::PluginInfo kPlugin = {
-    .id = "org.mcp-virtual-computer.example",
-    .name = "example",
+    .id = "org.mcp-virtual-computer.template",
+    .name = "template",
     .version = "1.0.0",
     .vendor = "mcp-virtual-computer",
     .description = "Template backend: computers are directories on this host and commands run "

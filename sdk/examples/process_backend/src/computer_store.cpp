@@ -61,7 +61,7 @@ std::string read_file(const fs::path& path) {
 
 OpResult io_error(const std::string& what, const fs::path& path, const std::error_code& ec) {
   return OpResult::error(VC_E_FAILED, "Cannot " + what + " " + path.string() + ": " + ec.message(),
-                         {{"code", "template.io_error"}, {"retryable", false}});
+                         {{"code", "process.io_error"}, {"retryable", false}});
 }
 
 OpResult not_found(const std::string& computer_id) {

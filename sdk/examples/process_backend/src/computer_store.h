@@ -1,4 +1,4 @@
-// computer_store.h — the template's "computers": one directory each under the scratch root.
+// computer_store.h — the process backend's "computers": one directory each under the scratch root.
 //
 //   <scratch-root>/<computer_id>/
 //       computer.json   creation time and the temporary flag

@@ -1,10 +1,10 @@
 // plugin_entry.cpp — the module's one exported symbol and the descriptor it returns.
 //
-// The host dlopen()s vc-backend-template.so, calls vc_plugin_entry_v1() and reads the
+// The host dlopen()s vc-backend-process.so, calls vc_plugin_entry_v1() and reads the
 // descriptor: identity, capabilities, command-line options and the factory. Everything here
-// is static data, valid for as long as the module is loaded. The module keeps the name
-// "template" (--backend template, --scratch-root, VC_TEMPLATE_SCRATCH_ROOT): it is the backend
-// the server's own tests run against.
+// is static data, valid for as long as the module is loaded. The module's name is
+// "process" (--backend process, --scratch-root, VC_PROCESS_SCRATCH_ROOT): it is the backend the
+// server's own tests run against.
 #include <vc-backend-1/cpp/plugin_entry.h>
 
 #include "process_backend.h"
@@ -20,13 +20,13 @@ constexpr vc_option_decl kScratchRootOption = vc::sdk::option(
     "Directory holding one scratch directory per computer (default: <plugin state "
     "dir>/computers). This backend is NOT a sandbox: commands run on this host "
     "with your permissions.",
-    {.env_var = "VC_TEMPLATE_SCRATCH_ROOT"});
+    {.env_var = "VC_PROCESS_SCRATCH_ROOT"});
 
 constexpr const vc_option_decl* kOptions[] = {&kScratchRootOption, nullptr};
 
 constexpr vc::sdk::PluginInfo kPlugin = {
-    .id = "org.mcp-virtual-computer.template",
-    .name = "template",
+    .id = "org.mcp-virtual-computer.process",
+    .name = "process",
     .version = VC_PROCESS_BACKEND_VERSION,
     .vendor = "mcp-virtual-computer",
     .description = "SDK example backend: runs commands as plain child processes on the host in a "

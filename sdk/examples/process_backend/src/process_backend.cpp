@@ -43,7 +43,7 @@ vc_status ProcessBackend::open(const vc_host_services* host, std::string_view co
                                vc_backend** out_backend, std::string& error) {
   auto config = nlohmann::json::parse(config_json, nullptr, /*allow_exceptions=*/false);
   if (!config.is_object()) {
-    error = "template: the backend config is not a JSON object";
+    error = "process: the backend config is not a JSON object";
     return VC_E_INVALID_ARGUMENT;
   }
   nlohmann::json scratch_root = nullptr;
@@ -55,18 +55,18 @@ vc_status ProcessBackend::open(const vc_host_services* host, std::string_view co
   if (scratch_root.is_string() && !scratch_root.get_ref<const std::string&>().empty()) {
     root = scratch_root.get<std::string>();
   } else if (!scratch_root.is_null()) {
-    error = "template: --scratch-root must be a directory path";
+    error = "process: --scratch-root must be a directory path";
     return VC_E_INVALID_ARGUMENT;
   } else if (host->state_dir != nullptr && host->state_dir[0] != '\0') {
     root = fs::path(host->state_dir) / "computers";
   } else {
-    error = "template: the host gave no state directory; pass --scratch-root DIR";
+    error = "process: the host gave no state directory; pass --scratch-root DIR";
     return VC_E_INVALID_ARGUMENT;
   }
   std::error_code ec;
   root = fs::absolute(root, ec).lexically_normal();  // relative: against the host's cwd, now
   if (ec) {
-    error = "template: cannot resolve the scratch root: " + ec.message();
+    error = "process: cannot resolve the scratch root: " + ec.message();
     return VC_E_INVALID_ARGUMENT;
   }
 
@@ -227,7 +227,7 @@ OpResult ProcessBackend::run_exec(const Pending& pending, const vc::sdk::ExecReq
     std::string shown = request.working_directory.value_or(cwd.string());
     return OpResult::error(VC_E_INVALID_ARGUMENT,
                            "Working directory '" + shown + "' does not exist.",
-                           {{"code", "template.working_directory_missing"}, {"retryable", false}});
+                           {{"code", "process.working_directory_missing"}, {"retryable", false}});
   }
   spec.working_directory = cwd.string();
 
@@ -245,7 +245,7 @@ OpResult ProcessBackend::run_exec(const Pending& pending, const vc::sdk::ExecReq
   if (report.end == CommandEnd::cancelled) return OpResult::cancelled();
   if (report.end == CommandEnd::spawn_failed) {
     // Reported like a shell would: a message on stderr and exit code 127 (not found) or 126.
-    std::string message = "vc-backend-template: cannot run '" + spec.argv[0] +
+    std::string message = "vc-backend-process: cannot run '" + spec.argv[0] +
                           "': " + std::generic_category().message(report.spawn_errno) + "\n";
     emit(VC_STREAM_STDERR, message.data(), message.size());
   }

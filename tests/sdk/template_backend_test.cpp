@@ -1,4 +1,4 @@
-// example_template_test.cpp — drives the template plugin (sdk/template, vc-backend-example.so)
+// template_backend_test.cpp — drives the template plugin (sdk/template, vc-backend-template.so)
 // through the C ABI with a fake host: what a plugin author starts from must really work.
 #include <gtest/gtest.h>
 
@@ -20,11 +20,11 @@ using nlohmann::json;
 namespace {
 
 const vc_test::PluginModule& template_plugin() {
-  static vc_test::PluginModule module(VC_EXAMPLE_PLUGIN_PATH);
+  static vc_test::PluginModule module(VC_TEMPLATE_PLUGIN_PATH);
   return module;
 }
 
-class ExampleTemplateTest : public vc_test::PluginFixture {
+class TemplateBackendTest : public vc_test::PluginFixture {
  protected:
   void SetUp() override {
     open(template_plugin(), [](const fs::path& dir) {
@@ -40,10 +40,11 @@ class ExampleTemplateTest : public vc_test::PluginFixture {
   }
 };
 
-TEST(ExampleTemplateDescriptor, SaysItIsNotASandbox) {
+TEST(TemplateDescriptor, SaysItIsNotASandbox) {
   const vc_plugin_descriptor* d = template_plugin().descriptor();
   ASSERT_NE(d, nullptr);
-  EXPECT_STREQ(d->name, "example");
+  EXPECT_STREQ(d->id, "org.mcp-virtual-computer.template");
+  EXPECT_STREQ(d->name, "template");
   EXPECT_NE(std::string(d->description).find("NOT a sandbox"), std::string::npos);
   EXPECT_EQ(d->capabilities & VC_CAP_ISOLATED, 0u);
   ASSERT_NE(d->options[0], nullptr);
@@ -51,7 +52,7 @@ TEST(ExampleTemplateDescriptor, SaysItIsNotASandbox) {
   EXPECT_EQ(template_plugin().descriptor(2), nullptr);
 }
 
-TEST_F(ExampleTemplateTest, SlotsWithoutAMemberAreNull) {
+TEST_F(TemplateBackendTest, SlotsWithoutAMemberAreNull) {
   EXPECT_NE(backend_->ops->exec, nullptr);
   EXPECT_EQ(backend_->ops->restart, nullptr);
   EXPECT_EQ(backend_->ops->set_network_access, nullptr);
@@ -59,7 +60,7 @@ TEST_F(ExampleTemplateTest, SlotsWithoutAMemberAreNull) {
   EXPECT_EQ(backend_->ops->get_extension, nullptr);
 }
 
-TEST_F(ExampleTemplateTest, ComputersAreDirectories) {
+TEST_F(TemplateBackendTest, ComputersAreDirectories) {
   auto validate = run(backend_->ops->validate, json::object());
   ASSERT_EQ(validate->status(), VC_OK) << validate->message();
   auto missing = run(backend_->ops->attach, {{"computer_id", "box"}, {"network_access", true},
@@ -75,7 +76,7 @@ TEST_F(ExampleTemplateTest, ComputersAreDirectories) {
   EXPECT_FALSE(fs::exists(dir_ / "computers" / "box"));
 }
 
-TEST_F(ExampleTemplateTest, CreateAdoptsAnExistingComputerOnlyWhenAsked) {
+TEST_F(TemplateBackendTest, CreateAdoptsAnExistingComputerOnlyWhenAsked) {
   create("box");
   json request = {{"computer_id", "box"}, {"temporary", false}, {"network_access", true},
                   {"desktop_environment", false}, {"workspace_directory", "/workspace"},
@@ -89,7 +90,7 @@ TEST_F(ExampleTemplateTest, CreateAdoptsAnExistingComputerOnlyWhenAsked) {
   EXPECT_EQ(json::parse(adopted->json())["computer_id"], "box");
 }
 
-TEST_F(ExampleTemplateTest, RefusesABadRequestWithAMessage) {
+TEST_F(TemplateBackendTest, RefusesABadRequestWithAMessage) {
   auto op = run(backend_->ops->create, {{"computer_id", "../escape"}});
   EXPECT_EQ(op->status(), VC_E_INVALID_ARGUMENT);
   EXPECT_EQ(op->message().rfind("Invalid create request: computer_id must be", 0), 0u)
@@ -97,7 +98,7 @@ TEST_F(ExampleTemplateTest, RefusesABadRequestWithAMessage) {
   EXPECT_FALSE(fs::exists(dir_ / "escape"));
 }
 
-TEST_F(ExampleTemplateTest, ExecStreamsOutputFeedsStdinAndReportsTheExitCode) {
+TEST_F(TemplateBackendTest, ExecStreamsOutputFeedsStdinAndReportsTheExitCode) {
   create("box");
   auto op = exec(shell("cat; echo err >&2; pwd; exit 3"), "input\n");
   ASSERT_EQ(op->status(), VC_OK) << op->message();
@@ -115,7 +116,7 @@ TEST_F(ExampleTemplateTest, ExecStreamsOutputFeedsStdinAndReportsTheExitCode) {
   EXPECT_EQ(no_dir->message(), "Working directory 'nope' does not exist.");
 }
 
-TEST_F(ExampleTemplateTest, TimeoutAndOutputLimitKillTheCommand) {
+TEST_F(TemplateBackendTest, TimeoutAndOutputLimitKillTheCommand) {
   create("box");
   fs::path pid_file = dir_ / "background.pid";
   auto timed = exec(shell("sleep 30 & echo $! > " + pid_file.string() + "; sleep 30", 300));
@@ -131,7 +132,7 @@ TEST_F(ExampleTemplateTest, TimeoutAndOutputLimitKillTheCommand) {
   EXPECT_EQ(limited->out().size(), 1000u);
 }
 
-TEST_F(ExampleTemplateTest, CancelKillsTheRunningCommandAndWithdrawsTheQueuedOne) {
+TEST_F(TemplateBackendTest, CancelKillsTheRunningCommandAndWithdrawsTheQueuedOne) {
   create("box");
   auto running = start_exec(shell("sleep 30"));
   auto queued = start_exec(shell("echo never"));
@@ -148,7 +149,7 @@ TEST_F(ExampleTemplateTest, CancelKillsTheRunningCommandAndWithdrawsTheQueuedOne
   EXPECT_EQ(queued->out(), "");
 }
 
-TEST_F(ExampleTemplateTest, DestroyKillsWhatRunsAndNeverCallsBack) {
+TEST_F(TemplateBackendTest, DestroyKillsWhatRunsAndNeverCallsBack) {
   create("box");
   auto op = start_exec(shell("sleep 30"));
   std::this_thread::sleep_for(200ms);

@@ -1,5 +1,5 @@
-// template_plugin_test.cpp — drives the process backend (sdk/examples/process_backend, plugin
-// name "template") through the C ABI with a fake host: descriptor, every operation, exec
+// process_backend_test.cpp — drives the process backend (sdk/examples/process_backend, plugin
+// name "process") through the C ABI with a fake host: descriptor, every operation, exec
 // streaming, limits, cancellation, ordering, exactly-once completion and destroy.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -24,7 +24,7 @@ using nlohmann::json;
 namespace {
 
 const vc_test::PluginModule& plugin() {
-  static vc_test::PluginModule module(VC_TEMPLATE_PLUGIN_PATH);
+  static vc_test::PluginModule module(VC_PROCESS_PLUGIN_PATH);
   return module;
 }
 
@@ -43,10 +43,10 @@ void expect_matches_schema(const json& doc, const std::string& schema_file) {
   }
 }
 
-class TemplateBackendTest : public ::testing::Test {
+class ProcessBackendTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char pattern[] = "/tmp/vc-template-test-XXXXXX";
+    char pattern[] = "/tmp/vc-process-test-XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
     dir_ = pattern;
     host_ = std::make_unique<vc_test::FakeHost>((dir_ / "state").string());
@@ -141,15 +141,15 @@ class TemplateBackendTest : public ::testing::Test {
 
 // --- descriptor ----------------------------------------------------------------------------------
 
-TEST(TemplateDescriptor, IdentifiesItselfAsAnExampleThatIsNotASandbox) {
+TEST(ProcessDescriptor, IdentifiesItselfAsAnExampleThatIsNotASandbox) {
   const vc_plugin_descriptor* d = plugin().descriptor();
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->struct_size, sizeof(vc_plugin_descriptor));
   EXPECT_EQ(d->magic, VC_DESCRIPTOR_MAGIC);
   EXPECT_EQ(d->abi_major, VC_ABI_MAJOR);
   EXPECT_EQ(d->min_host_abi_minor, 0u);
-  EXPECT_STREQ(d->id, "org.mcp-virtual-computer.template");
-  EXPECT_STREQ(d->name, "template");
+  EXPECT_STREQ(d->id, "org.mcp-virtual-computer.process");
+  EXPECT_STREQ(d->name, "process");
   EXPECT_NE(std::string(d->description).find("NOT a sandbox"), std::string::npos);
   EXPECT_EQ(d->capabilities, VC_CAP_PERSISTENT | VC_CAP_RESTART | VC_CAP_FACTORY_RESET |
                                  VC_CAP_EXEC_STDIN | VC_CAP_WAIT_FOR_DEATH |
@@ -160,21 +160,21 @@ TEST(TemplateDescriptor, IdentifiesItselfAsAnExampleThatIsNotASandbox) {
   EXPECT_STREQ(d->options[0]->name, "scratch-root");
   EXPECT_EQ(d->options[0]->type, VC_OPTION_STRING);
   EXPECT_EQ(d->options[0]->default_value, nullptr);
-  EXPECT_STREQ(d->options[0]->env_var, "VC_TEMPLATE_SCRATCH_ROOT");
+  EXPECT_STREQ(d->options[0]->env_var, "VC_PROCESS_SCRATCH_ROOT");
   EXPECT_NE(std::string(d->options[0]->help).find("NOT a sandbox"), std::string::npos);
   EXPECT_EQ(d->options[1], nullptr);
 }
 
-TEST(TemplateDescriptor, RefusesAHostOfAnotherMajor) {
+TEST(ProcessDescriptor, RefusesAHostOfAnotherMajor) {
   EXPECT_EQ(plugin().descriptor(2), nullptr);
 }
 
-TEST_F(TemplateBackendTest, RejectsABadConfigWithAMessage) {
+TEST_F(ProcessBackendTest, RejectsABadConfigWithAMessage) {
   EXPECT_EQ(make_backend(json{{"options", {{"scratch-root", 42}}}}), nullptr);
   EXPECT_NE(last_error_.find("scratch-root"), std::string::npos) << last_error_;
 }
 
-TEST_F(TemplateBackendTest, DefaultsTheScratchRootToTheStateDirectory) {
+TEST_F(ProcessBackendTest, DefaultsTheScratchRootToTheStateDirectory) {
   vc_backend* other = make_backend(json{{"options", {{"scratch-root", nullptr}}}});
   ASSERT_NE(other, nullptr);
   auto op = std::make_unique<vc_test::FakeOp>();
@@ -189,7 +189,7 @@ TEST_F(TemplateBackendTest, DefaultsTheScratchRootToTheStateDirectory) {
 
 // --- lifecycle operations ------------------------------------------------------------------------
 
-TEST_F(TemplateBackendTest, ValidateCreatesTheScratchRoot) {
+TEST_F(ProcessBackendTest, ValidateCreatesTheScratchRoot) {
   auto op = run(backend_->ops->validate, json::object());
   ASSERT_EQ(op->status(), VC_OK) << op->message();
   json result = json::parse(op->json());
@@ -198,7 +198,7 @@ TEST_F(TemplateBackendTest, ValidateCreatesTheScratchRoot) {
   EXPECT_TRUE(fs::is_directory(scratch()));
 }
 
-TEST_F(TemplateBackendTest, EnsureImageReportsProgressThenPresent) {
+TEST_F(ProcessBackendTest, EnsureImageReportsProgressThenPresent) {
   auto op = run(backend_->ops->ensure_image, json::object());
   ASSERT_EQ(op->status(), VC_OK);
   ASSERT_EQ(op->progress().size(), 1u);
@@ -209,7 +209,7 @@ TEST_F(TemplateBackendTest, EnsureImageReportsProgressThenPresent) {
   EXPECT_EQ(result["action"], "present");
 }
 
-TEST_F(TemplateBackendTest, CreateAdoptsOnlyWhenAskedAndReportsEffectiveSettings) {
+TEST_F(ProcessBackendTest, CreateAdoptsOnlyWhenAskedAndReportsEffectiveSettings) {
   json request = {{"computer_id", "box"}, {"temporary", true}, {"network_access", false},
                   {"desktop_environment", true}, {"workspace_directory", "/workspace"},
                   {"shell", "/bin/sh"}};
@@ -237,7 +237,7 @@ TEST_F(TemplateBackendTest, CreateAdoptsOnlyWhenAskedAndReportsEffectiveSettings
   EXPECT_TRUE(fs::exists(scratch() / "box" / "workspace" / "kept"));
 }
 
-TEST_F(TemplateBackendTest, RefusesBadRequestsAtOnceWithAMessage) {
+TEST_F(ProcessBackendTest, RefusesBadRequestsAtOnceWithAMessage) {
   expect_refused(backend_->ops->create, json::object(), "create");
   expect_refused(backend_->ops->create, {{"computer_id", "../escape"}}, "create");
   expect_refused(backend_->ops->create, {{"computer_id", "UPPER"}}, "create");
@@ -274,7 +274,7 @@ TEST_F(TemplateBackendTest, RefusesBadRequestsAtOnceWithAMessage) {
   EXPECT_FALSE(fs::exists(dir_ / "escape"));
 }
 
-TEST_F(TemplateBackendTest, AttachFindsOnlyExistingComputers) {
+TEST_F(ProcessBackendTest, AttachFindsOnlyExistingComputers) {
   auto missing = run(backend_->ops->attach, {{"computer_id", "ghost"}, {"network_access", true},
                                              {"desktop_environment", false}, {"shell", "/bin/sh"}});
   EXPECT_EQ(missing->status(), VC_E_NOT_FOUND);
@@ -287,7 +287,7 @@ TEST_F(TemplateBackendTest, AttachFindsOnlyExistingComputers) {
   expect_matches_schema(json::parse(found->json()), "attach.result.json");
 }
 
-TEST_F(TemplateBackendTest, ListRestartRemoveAndFactoryReset) {
+TEST_F(ProcessBackendTest, ListRestartRemoveAndFactoryReset) {
   auto empty = run(backend_->ops->list, json::object());
   ASSERT_EQ(empty->status(), VC_OK) << empty->message();
   EXPECT_EQ(json::parse(empty->json())["computers"].size(), 0u);
@@ -320,13 +320,13 @@ TEST_F(TemplateBackendTest, ListRestartRemoveAndFactoryReset) {
             false);
 }
 
-TEST_F(TemplateBackendTest, UnsupportedOperationsAreNullSlots) {
+TEST_F(ProcessBackendTest, UnsupportedOperationsAreNullSlots) {
   EXPECT_EQ(backend_->ops->set_network_access, nullptr);
   EXPECT_EQ(backend_->ops->get_desktop_environment, nullptr);
   EXPECT_EQ(backend_->ops->set_desktop_environment, nullptr);
 }
 
-TEST_F(TemplateBackendTest, ToolInstructionsSayItIsNotIsolated) {
+TEST_F(ProcessBackendTest, ToolInstructionsSayItIsNotIsolated) {
   auto op = run(backend_->ops->tool_instructions, {{"shell", "/bin/bash"}, {"default_timeout_s", 120}});
   ASSERT_EQ(op->status(), VC_OK);
   json result = json::parse(op->json());
@@ -339,7 +339,7 @@ TEST_F(TemplateBackendTest, ToolInstructionsSayItIsNotIsolated) {
 
 // --- exec ----------------------------------------------------------------------------------------
 
-TEST_F(TemplateBackendTest, ExecStreamsOutputAndReportsTheExitCode) {
+TEST_F(ProcessBackendTest, ExecStreamsOutputAndReportsTheExitCode) {
   create("box");
   auto op = exec(shell("echo out; echo err >&2; exit 3"));
   ASSERT_EQ(op->status(), VC_OK) << op->message();
@@ -353,7 +353,7 @@ TEST_F(TemplateBackendTest, ExecStreamsOutputAndReportsTheExitCode) {
   EXPECT_EQ(op->violations(), 0);
 }
 
-TEST_F(TemplateBackendTest, ExecRunsArgvWithoutAShellInTheWorkspace) {
+TEST_F(ProcessBackendTest, ExecRunsArgvWithoutAShellInTheWorkspace) {
   create("box");
   auto op = exec({{"computer_id", "box"}, {"argv", {"pwd"}}, {"timeout_ms", 5000},
                   {"output_limit", 0}});
@@ -365,7 +365,7 @@ TEST_F(TemplateBackendTest, ExecRunsArgvWithoutAShellInTheWorkspace) {
   EXPECT_EQ(literal->out(), "$HOME; x\n");
 }
 
-TEST_F(TemplateBackendTest, ExecOfAMissingProgramExits127) {
+TEST_F(ProcessBackendTest, ExecOfAMissingProgramExits127) {
   create("box");
   auto op = exec({{"computer_id", "box"}, {"argv", {"/nonexistent/program"}},
                   {"timeout_ms", 5000}, {"output_limit", 0}});
@@ -374,7 +374,7 @@ TEST_F(TemplateBackendTest, ExecOfAMissingProgramExits127) {
   EXPECT_NE(op->err().find("/nonexistent/program"), std::string::npos);
 }
 
-TEST_F(TemplateBackendTest, ExecFeedsStdinAndClosesIt) {
+TEST_F(ProcessBackendTest, ExecFeedsStdinAndClosesIt) {
   create("box");
   std::string big(300000, 'x');  // larger than a socket buffer: written in pieces
   auto op = exec(shell("wc -c"), big);
@@ -388,12 +388,15 @@ TEST_F(TemplateBackendTest, ExecFeedsStdinAndClosesIt) {
   EXPECT_EQ(ignored->status(), VC_OK);
 }
 
-TEST_F(TemplateBackendTest, ExecChecksTheWorkingDirectory) {
+TEST_F(ProcessBackendTest, ExecChecksTheWorkingDirectory) {
   create("box");
   auto missing = exec({{"computer_id", "box"}, {"command", "pwd"}, {"working_directory", "/no/such/dir"},
                        {"timeout_ms", 5000}, {"output_limit", 0}});
   EXPECT_EQ(missing->status(), VC_E_INVALID_ARGUMENT);
   EXPECT_EQ(missing->message(), "Working directory '/no/such/dir' does not exist.");
+  // Error codes are namespaced by the plugin's name (schemas/error_details.json).
+  EXPECT_EQ(json::parse(missing->json()).value("code", ""), "process.working_directory_missing")
+      << missing->json();
 
   auto tmp = exec({{"computer_id", "box"}, {"command", "pwd"}, {"working_directory", dir_.string()},
                    {"timeout_ms", 5000}, {"output_limit", 0}});
@@ -403,7 +406,7 @@ TEST_F(TemplateBackendTest, ExecChecksTheWorkingDirectory) {
   EXPECT_EQ(no_computer->status(), VC_E_NOT_FOUND);
 }
 
-TEST_F(TemplateBackendTest, TimeoutKillsTheWholeProcessGroup) {
+TEST_F(ProcessBackendTest, TimeoutKillsTheWholeProcessGroup) {
   create("box");
   fs::path pid_file = dir_ / "background.pid";
   auto op = exec(shell("sleep 30 & echo $! > " + pid_file.string() + "; sleep 30", "box", 300));
@@ -420,7 +423,7 @@ TEST_F(TemplateBackendTest, TimeoutKillsTheWholeProcessGroup) {
   EXPECT_FALSE(vc_test::process_alive(background)) << "the background child survived the timeout";
 }
 
-TEST_F(TemplateBackendTest, OutputLimitKillsTheCommand) {
+TEST_F(ProcessBackendTest, OutputLimitKillsTheCommand) {
   create("box");
   auto op = exec(shell("yes", "box", 10000, 100000));
   ASSERT_EQ(op->status(), VC_OK);
@@ -433,7 +436,7 @@ TEST_F(TemplateBackendTest, OutputLimitKillsTheCommand) {
   EXPECT_EQ(exact->out().size(), 100u);
 }
 
-TEST_F(TemplateBackendTest, HostTruncationEndsTheCommand) {
+TEST_F(ProcessBackendTest, HostTruncationEndsTheCommand) {
   create("box");
   auto op = start_exec(shell("yes"), {}, /*truncate_after=*/50000);
   ASSERT_TRUE(op->wait());
@@ -441,7 +444,7 @@ TEST_F(TemplateBackendTest, HostTruncationEndsTheCommand) {
   EXPECT_EQ(op->violations(), 0);
 }
 
-TEST_F(TemplateBackendTest, BackpressureLosesNoOutput) {
+TEST_F(ProcessBackendTest, BackpressureLosesNoOutput) {
   create("box");
   auto op = std::make_unique<vc_test::FakeOp>();
   op->backpressure_every = 2;
@@ -454,7 +457,7 @@ TEST_F(TemplateBackendTest, BackpressureLosesNoOutput) {
   EXPECT_EQ(op->out(), expected);
 }
 
-TEST_F(TemplateBackendTest, CancelKillsARunningCommand) {
+TEST_F(ProcessBackendTest, CancelKillsARunningCommand) {
   create("box");
   auto op = start_exec(shell("sleep 30"));
   std::this_thread::sleep_for(200ms);
@@ -469,7 +472,7 @@ TEST_F(TemplateBackendTest, CancelKillsARunningCommand) {
   EXPECT_EQ(op->completions(), 1);
 }
 
-TEST_F(TemplateBackendTest, PolledCancellationStopsACommandToo) {
+TEST_F(ProcessBackendTest, PolledCancellationStopsACommandToo) {
   create("box");
   auto op = start_exec(shell("sleep 30"));
   std::this_thread::sleep_for(200ms);
@@ -478,7 +481,7 @@ TEST_F(TemplateBackendTest, PolledCancellationStopsACommandToo) {
   EXPECT_EQ(op->status(), VC_E_CANCELLED);
 }
 
-TEST_F(TemplateBackendTest, ExecsOfOneComputerRunInCallOrder) {
+TEST_F(ProcessBackendTest, ExecsOfOneComputerRunInCallOrder) {
   create("box");
   auto first = start_exec(shell("sleep 0.3; echo first >> order"));
   auto second = start_exec(shell("echo second >> order"));
@@ -489,7 +492,7 @@ TEST_F(TemplateBackendTest, ExecsOfOneComputerRunInCallOrder) {
   EXPECT_EQ(third->out(), "first\nsecond\n");
 }
 
-TEST_F(TemplateBackendTest, ExecsOfDifferentComputersRunInParallel) {
+TEST_F(ProcessBackendTest, ExecsOfDifferentComputersRunInParallel) {
   create("one");
   create("two");
   auto started = std::chrono::steady_clock::now();
@@ -500,7 +503,7 @@ TEST_F(TemplateBackendTest, ExecsOfDifferentComputersRunInParallel) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, 1100ms);
 }
 
-TEST_F(TemplateBackendTest, CancelWithdrawsAQueuedExecAtOnce) {
+TEST_F(ProcessBackendTest, CancelWithdrawsAQueuedExecAtOnce) {
   create("box");
   auto running = start_exec(shell("sleep 1"));
   auto queued = start_exec(shell("echo should-not-run"));
@@ -515,7 +518,7 @@ TEST_F(TemplateBackendTest, CancelWithdrawsAQueuedExecAtOnce) {
 
 // --- wait_for_death and destroy -----------------------------------------------------------------
 
-TEST_F(TemplateBackendTest, WaitForDeathEndsOnRemoveOrCancel) {
+TEST_F(ProcessBackendTest, WaitForDeathEndsOnRemoveOrCancel) {
   auto missing = run(backend_->ops->wait_for_death, {{"computer_id", "ghost"}});
   EXPECT_EQ(missing->status(), VC_E_NOT_FOUND);
 
@@ -537,7 +540,7 @@ TEST_F(TemplateBackendTest, WaitForDeathEndsOnRemoveOrCancel) {
   EXPECT_EQ(result["reason"], "removed");
 }
 
-TEST_F(TemplateBackendTest, DestroyStopsEverythingAndNeverCallsBackAfterwards) {
+TEST_F(ProcessBackendTest, DestroyStopsEverythingAndNeverCallsBackAfterwards) {
   create("box");
   fs::path pid_file = dir_ / "child.pid";
   auto op = start_exec(shell("echo $$ > " + pid_file.string() + "; exec sleep 30"));

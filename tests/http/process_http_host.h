@@ -1,4 +1,4 @@
-// template_http_host.h — the HTTP host of these tests: the template backend, with its
+// process_http_host.h — the HTTP host of these tests: the process backend, with its
 // computers in the host's scratch directory. The product's binary unless told otherwise
 // (VC_CONFORMANCE_HOST_BINARY: the test host that also serves the conformance fixtures).
 #pragma once
@@ -29,7 +29,7 @@ class HttpHost : public test::HttpHost {
                                        test::Environment environment, std::string binary) {
     test::HttpHostOptions options;
     options.binary = std::move(binary);
-    options.args = {"--backend", "template", "--state-dir", "@SCRATCH@", "--scratch-root",
+    options.args = {"--backend", "process", "--state-dir", "@SCRATCH@", "--scratch-root",
                     "@SCRATCH@"};
     options.args.insert(options.args.end(), extra_args.begin(), extra_args.end());
     options.environment = std::move(environment);
