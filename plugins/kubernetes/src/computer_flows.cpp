@@ -118,11 +118,20 @@ ComputerFlows::ComputerFlows(ClusterCalls& calls, const KubernetesOptions& optio
 // --- validate ---------------------------------------------------------------------------------
 
 OpResult ComputerFlows::validate(sdk::CancelScope& scope) {
+  // validate's failures are all "the engine is not usable" (VC_E_UNAVAILABLE), with the
+  // sentence that says why; a refusal for lack of rights stays VC_E_PERMISSION.
+  const auto unusable = [](const ApiError& error) {
+    OpFailure failure = failure_of(error);
+    if (failure.status != VC_E_PERMISSION && failure.status != VC_E_CANCELLED) {
+      failure.status = VC_E_UNAVAILABLE;
+    }
+    return OpResult::failed(std::move(failure));
+  };
   auto version = calls_.server_version(scope);
-  if (!version) return OpResult::failed(failure_of(version.error()));
+  if (!version) return unusable(version.error());
   // Reading the namespace's pods proves the credentials may work there (403 names the verb).
   auto pods = calls_.list(ObjectKind::pod, all_computers_label_selector(), scope);
-  if (!pods) return OpResult::failed(failure_of(pods.error()));
+  if (!pods) return unusable(pods.error());
   return OpResult::ok({{"engine", "kubernetes"},
                        {"engine_version", text_at(version.value(), "gitVersion")},
                        {"address", calls_.name_space()}});
