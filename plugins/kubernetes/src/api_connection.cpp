@@ -49,7 +49,11 @@ ConfigExpected<ServerUrl> parse_server_url(const std::string& server) {
   }
   if (server.rfind(kHttps, 0) != 0) return bad_url(server, "it does not start with https://");
   std::string rest = server.substr(kHttps.size());
+  if (rest.find_first_of("?#") != std::string::npos) {
+    return bad_url(server, "a server address has no query or fragment");
+  }
   ServerUrl url;
+  bool port_given = false;  // "host:" with nothing after the colon is a mistake, not 443
   url.text = server;
   const auto slash = rest.find('/');
   std::string authority = rest.substr(0, slash);
@@ -66,15 +70,17 @@ ConfigExpected<ServerUrl> parse_server_url(const std::string& server) {
     url.host = authority.substr(1, close - 1);
     const std::string after = authority.substr(close + 1);
     if (!after.empty() && after.front() != ':') return bad_url(server, "text follows ']'");
+    port_given = !after.empty();
     url.port = after.empty() ? "" : after.substr(1);
   } else {
     const auto colon = authority.rfind(':');
     url.host = authority.substr(0, colon);
-    url.port = colon == std::string::npos ? "" : authority.substr(colon + 1);
+    port_given = colon != std::string::npos;
+    url.port = port_given ? authority.substr(colon + 1) : "";
   }
   if (url.host.empty()) return bad_url(server, "it names no host");
-  if (url.port.empty()) url.port = "443";
-  if (url.port.size() > 5 || url.port.find_first_not_of("0123456789") != std::string::npos ||
+  if (!port_given) url.port = "443";
+  if (url.port.empty() || url.port.size() > 5 || url.port.find_first_not_of("0123456789") != std::string::npos ||
       std::stoi(url.port) == 0 || std::stoi(url.port) > 65535) {
     return bad_url(server, "its port is not a number from 1 to 65535");
   }

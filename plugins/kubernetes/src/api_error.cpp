@@ -1,4 +1,5 @@
-// api_error.cpp — names and HTTP mapping of ApiErrorKind; bounded quoting. Any thread.
+// api_error.cpp — names and HTTP mapping of ApiErrorKind; bounded quoting and the sizes and
+// durations of sentences. Any thread.
 #include "api_error.h"
 
 namespace vc::kubernetes {
@@ -42,6 +43,18 @@ std::string bounded_quote(const std::string& text, std::size_t limit) {
   // Back up over UTF-8 continuation bytes (10xxxxxx) so a character is never split.
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
   return text.substr(0, cut) + "…";
+}
+
+std::string describe_duration(std::chrono::milliseconds duration) {
+  if (duration.count() % 1000 == 0) return std::to_string(duration.count() / 1000) + " s";
+  return std::to_string(duration.count()) + " ms";
+}
+
+std::string describe_size(std::size_t bytes) {
+  constexpr std::size_t kMiB = 1024 * 1024;
+  if (bytes >= kMiB && bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
+  if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes / 1024) + " KiB";
+  return std::to_string(bytes) + " bytes";
 }
 
 }  // namespace vc::kubernetes

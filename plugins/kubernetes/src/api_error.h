@@ -11,6 +11,8 @@
 // Thread rule: plain values, copied freely.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <string>
 
 #include <vc-backend-1/cpp/expected.h>
@@ -52,5 +54,11 @@ ApiErrorKind api_error_kind_for_status(int http_status);
 // `text` cut to at most `limit` bytes (at a UTF-8 boundary) with "…" when cut; for quoting a
 // server's or a program's words in a message.
 std::string bounded_quote(const std::string& text, std::size_t limit = 300);
+
+// "30 s", "250 ms": a deadline for a sentence.
+std::string describe_duration(std::chrono::milliseconds duration);
+
+// "16 MiB", "1500 bytes": a size limit for a sentence.
+std::string describe_size(std::size_t bytes);
 
 }  // namespace vc::kubernetes
