@@ -2,6 +2,7 @@
 // and user into an ApiEndpoint, one checked field at a time.
 #include "kubeconfig.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -151,30 +152,30 @@ class EndpointBuilder {
   // The server's URL as the transport takes it: scheme, host[:port] and an optional path, no
   // trailing '/'. A bare host[:port] means https, as client-go reads it.
   static ConfigExpected<std::string> check_server(const std::string& written) {
-    std::string server = trim_whitespace(written);
+    const std::string server = trim_whitespace(written);
     if (server.empty()) return ConfigError{"is missing"};
     const auto scheme_end = server.find("://");
-    if (scheme_end == std::string::npos) {
-      server = "https://" + server;
-    } else {
-      const std::string scheme = server.substr(0, scheme_end);
-      if (scheme != "https" && scheme != "http") {
-        return ConfigError{"is " + quote_for_message(written, 200) +
-                           ", which is not an https:// URL"};
-      }
+    const std::string scheme =
+        scheme_end == std::string::npos ? "https" : server.substr(0, scheme_end);
+    if (scheme != "https" && scheme != "http") {
+      return ConfigError{"is " + quote_for_message(written, 200) +
+                         ", which is not an https:// URL"};
     }
-    while (!server.empty() && server.back() == '/') server.pop_back();
-    const auto authority_start = server.find("://") + 3;
-    const auto authority_end = server.find_first_of("/?#", authority_start);
-    const std::string authority = server.substr(authority_start, authority_end - authority_start);
-    const bool bad_characters = server.find_first_of(" \t\r\n") != std::string::npos ||
-                                authority.find('@') != std::string::npos;
-    if (authority.empty() || bad_characters ||
-        (authority_end != std::string::npos && server[authority_end] != '/')) {
+    const std::string rest =
+        scheme_end == std::string::npos ? server : server.substr(scheme_end + 3);
+    const auto authority_end = rest.find('/');
+    const std::string authority = rest.substr(0, authority_end);
+    std::string path = authority_end == std::string::npos ? "" : rest.substr(authority_end);
+    while (!path.empty() && path.back() == '/') path.pop_back();
+    const bool bad_character = std::any_of(rest.begin(), rest.end(), [](char c) {
+      const auto byte = static_cast<unsigned char>(c);
+      return byte <= 0x20 || byte == 0x7f || c == '?' || c == '#';
+    });
+    if (authority.empty() || bad_character || authority.find('@') != std::string::npos) {
       return ConfigError{"is " + quote_for_message(written, 200) +
                          ", which is not a URL such as https://192.0.2.10:6443"};
     }
-    return server;
+    return scheme + "://" + authority + path;
   }
 
   // PEM from a -data field (base64) or, when that is empty, from the file a field names; ""

@@ -169,6 +169,11 @@ TEST_F(KubeconfigErrors, IncompleteOrContradictoryFields) {
             prefix() +
                 "clusters[0] (name \"c\").cluster.server is \"https://user@192.0.2.10\", "
                 "which is not a URL such as https://192.0.2.10:6443.");
+  for (const std::string bad : {"https://", "https:///k8s", "https://h?x=1", "https://a b"}) {
+    EXPECT_EQ(error_of(with("    server: '" + bad + "'\n", "    token: t\n")),
+              prefix() + "clusters[0] (name \"c\").cluster.server is \"" + bad +
+                  "\", which is not a URL such as https://192.0.2.10:6443.");
+  }
   EXPECT_EQ(error_of(with(server(), "    client-certificate-data: " + kClientPemBase64 + "\n")),
             prefix() +
                 "users[1] (name \"dev\").user has a client certificate but no client-key "

@@ -169,7 +169,7 @@ TEST(Kubeconfig, InsecureSkipTlsVerify) {
   EXPECT_TRUE(endpoint.value().ca_pem.empty());
 }
 
-TEST(Kubeconfig, ServerWithoutSchemeIsHttpsAndHttpIsKept) {
+TEST(Kubeconfig, ServerWithoutSchemeIsHttpsHttpIsKeptAndTrailingSlashesGo) {
   TestFolder folder;
   auto bare = load_file(
       folder.write("bare", kubeconfig_with("    server: 192.0.2.10:6443\n", "    token: t\n")));
@@ -179,6 +179,11 @@ TEST(Kubeconfig, ServerWithoutSchemeIsHttpsAndHttpIsKept) {
       "plain", kubeconfig_with("    server: http://127.0.0.1:8001\n", "    token: t\n")));
   ASSERT_TRUE(plain) << plain.error().message;
   EXPECT_EQ(plain.value().server, "http://127.0.0.1:8001");
+  auto prefixed = load_file(folder.write(
+      "prefixed",
+      kubeconfig_with("    server: https://[fd00::1]:6443/k8s/c-1//\n", "    token: t\n")));
+  ASSERT_TRUE(prefixed) << prefixed.error().message;
+  EXPECT_EQ(prefixed.value().server, "https://[fd00::1]:6443/k8s/c-1");
 }
 
 TEST(Kubeconfig, TokenFileRelativeToTheKubeconfigIsReadAgainAsItRotates) {
