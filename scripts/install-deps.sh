@@ -11,7 +11,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/engines/lib.sh"
 
 packages=(cmake ninja-build g++ pkg-config libuv1-dev libboost-dev nlohmann-json3-dev
-          libspdlog-dev libcli11-dev node-llhttp libarchive-dev libssl-dev ccache)
+          libspdlog-dev libcli11-dev node-llhttp libarchive-dev libssl-dev libyaml-cpp-dev ccache)
 with_tests=0
 while (($# > 0)); do
   case "$1" in
