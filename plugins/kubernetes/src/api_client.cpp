@@ -94,7 +94,8 @@ class RestCall final : public ApiOperation, public std::enable_shared_from_this<
 
   void use_credentials(std::uint64_t refused_generation) {
     session_->credentials().acquire(
-        refused_generation, [self = shared_from_this()](ApiExpected<CredentialCache::Snapshot> snapshot) {
+        refused_generation,
+        [self = shared_from_this()](ApiExpected<CredentialCache::Snapshot> snapshot) {
           if (self->ended_) return;
           if (!snapshot) return self->finish(snapshot.error());
           self->credentials_ = snapshot.value();

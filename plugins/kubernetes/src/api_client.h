@@ -13,8 +13,8 @@
 // is larger than ApiClientOptions::max_response_bytes, or is not JSON although it says so, is a
 // protocol error.
 //
-// Thread rule: create(), request() and the helpers on any thread; every callback runs on the
-// loop thread, exactly once, and must not throw. Destroy the client on a thread other than the
+// Thread rule: create(), request() and the shortcuts (get_object...) on any thread; every
+// callback runs on the loop thread, exactly once, and must not throw. Destroy the client on a thread other than the
 // loop's (it waits for a credential refresh in progress); its calls still in flight then end
 // with kind cancelled. The ApiLoop must outlive the client and be stopped after it.
 #pragma once

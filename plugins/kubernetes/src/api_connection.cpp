@@ -80,7 +80,8 @@ ConfigExpected<ServerUrl> parse_server_url(const std::string& server) {
   }
   if (url.host.empty()) return bad_url(server, "it names no host");
   if (!port_given) url.port = "443";
-  if (url.port.empty() || url.port.size() > 5 || url.port.find_first_not_of("0123456789") != std::string::npos ||
+  if (url.port.empty() || url.port.size() > 5 ||
+      url.port.find_first_not_of("0123456789") != std::string::npos ||
       std::stoi(url.port) == 0 || std::stoi(url.port) > 65535) {
     return bad_url(server, "its port is not a number from 1 to 65535");
   }

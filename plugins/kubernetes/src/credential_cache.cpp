@@ -1,4 +1,4 @@
-// credential_cache.cpp — cached credentials and their TLS context; a helper thread asks the
+// credential_cache.cpp — cached credentials and their TLS context; a refresh thread asks the
 // source. Thread rule: see credential_cache.h.
 #include "credential_cache.h"
 
@@ -43,7 +43,7 @@ void CredentialCache::acquire(std::uint64_t refused_generation, Ready ready) {
     return;
   }
   queue_.push_back(Request{refused_generation, std::move(ready)});
-  if (!helper_.joinable()) helper_ = std::thread([this] { run_helper(); });
+  if (!refresher_.joinable()) refresher_ = std::thread([this] { run_refresher(); });
   wake_.notify_one();
 }
 
@@ -55,13 +55,13 @@ void CredentialCache::stop() {
     abandoned.swap(queue_);
   }
   wake_.notify_one();
-  if (helper_.joinable()) helper_.join();
+  if (refresher_.joinable()) refresher_.join();
   for (Request& request : abandoned) {
     loop_.post([ready = std::move(request.ready), error = cancelled_error()] { ready(error); });
   }
 }
 
-void CredentialCache::run_helper() {
+void CredentialCache::run_refresher() {
   std::unique_lock lock(mutex_);
   while (true) {
     wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
@@ -115,8 +115,11 @@ ApiExpected<std::shared_ptr<boost::asio::ssl::context>> CredentialCache::tls_for
     std::lock_guard lock(mutex_);
     previous = last_tls_owner_;
   }
-  if (previous && previous->credentials.client_certificate_pem == credentials.client_certificate_pem &&
-      previous->credentials.client_key_pem == credentials.client_key_pem) {
+  const auto same_as_before = [&](const Credentials& before) {
+    return before.client_certificate_pem == credentials.client_certificate_pem &&
+           before.client_key_pem == credentials.client_key_pem;
+  };
+  if (previous && same_as_before(previous->credentials)) {
     return previous->tls;
   }
   return make_tls_context(endpoint_, credentials);

@@ -3,7 +3,7 @@
 //
 // A CredentialSource may block (an exec credential plugin runs for seconds), and the ApiLoop must
 // never block. So the loop asks acquire(): when the cached snapshot is fresh (no expires_at, or
-// expires_at more than a margin away) it answers at once; otherwise a helper thread of this cache
+// expires_at more than a margin away) it answers at once; otherwise a refresh thread of this cache
 // calls current() and the answer is posted back to the loop. After a 401 the caller asks again
 // with the refused snapshot's generation: the source is invalidated once for that generation
 // (however many calls were refused with it) and asked anew.
@@ -14,7 +14,7 @@
 //
 // Thread rule: acquire() on the loop thread, `ready` always runs on the loop thread exactly once;
 // stop() and destruction on the owner's thread (not the loop's), stop() waits for a current()
-// in progress. The helper thread only calls the source and posts to the loop.
+// in progress. The refresh thread only calls the source and posts to the loop.
 #pragma once
 
 #include <condition_variable>
@@ -54,11 +54,11 @@ class CredentialCache {
 
   // [loop-thread] Calls `ready` with the snapshot to use: at once when the cached one is fresh
   // and newer than `refused_generation` (0: none was refused), otherwise later, on the loop, when
-  // the helper thread has asked the source. Fails with kind credentials (the source failed) or
+  // the refresh thread has asked the source. Fails with kind credentials (the source failed) or
   // tls (its client certificate is unusable), or cancelled once stop() has run.
   void acquire(std::uint64_t refused_generation, Ready ready);
 
-  // [owner-thread] Ends the helper thread, waiting for a current() in progress; what is still
+  // [owner-thread] Ends the refresh thread, waiting for a current() in progress; what is still
   // queued is answered with cancelled. Idempotent.
   void stop();
 
@@ -69,7 +69,7 @@ class CredentialCache {
   };
 
   bool usable(const Snapshot& snapshot, std::uint64_t refused_generation) const;
-  void run_helper();
+  void run_refresher();
   ApiExpected<Snapshot> refresh(std::uint64_t refused_generation);
   ApiExpected<std::shared_ptr<boost::asio::ssl::context>> tls_for(const Credentials& credentials);
   ApiError cancelled_error() const;
@@ -85,7 +85,7 @@ class CredentialCache {
   Snapshot cached_;
   std::uint64_t last_generation_ = 0;
   Snapshot last_tls_owner_;  // the snapshot whose TLS context the next one may reuse
-  std::thread helper_;       // started on the first refresh
+  std::thread refresher_;    // started on the first refresh
 };
 
 }  // namespace vc::kubernetes

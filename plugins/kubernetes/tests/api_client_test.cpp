@@ -87,7 +87,8 @@ TEST_F(ApiClientTest, AnswersWithTheJsonBodyAndSendsWhatTheApiNeeds) {
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_EQ(seen[0].method, "GET");
   EXPECT_EQ(seen[0].target,
-            "/k8s/clusters/c-1/api/v1/namespaces/ns/pods?labelSelector=app%3Dweb%2Ctier%20in%20%28a%2Cb%29");
+            "/k8s/clusters/c-1/api/v1/namespaces/ns/pods"
+            "?labelSelector=app%3Dweb%2Ctier%20in%20%28a%2Cb%29");
   EXPECT_EQ(seen[0].authorization, "Bearer token-1");
 }
 
@@ -440,7 +441,7 @@ TEST_F(ApiClientTest, CreateRefusesABadAddressAndAMissingCredentialSource) {
   EXPECT_EQ(no_source.error().kind, ApiErrorKind::credentials);
 }
 
-TEST(ApiClientHelpers, ListAndDeleteOptionsBecomeWhatTheApiReads) {
+TEST(ApiClientShortcuts, ListAndDeleteOptionsBecomeWhatTheApiReads) {
   const QueryParams query = list_query({.label_selector = "app=web",
                                         .field_selector = "metadata.name=x",
                                         .limit = 50,

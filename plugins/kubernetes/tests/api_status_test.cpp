@@ -1,4 +1,5 @@
-// api_status_test.cpp — HTTP error answers and watch ERROR events as ApiError kinds and sentences.
+// api_status_test.cpp — HTTP error answers and watch ERROR events as ApiError kinds and
+// sentences.
 #include "api_status.h"
 
 #include <gtest/gtest.h>

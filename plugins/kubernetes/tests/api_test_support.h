@@ -21,7 +21,9 @@ namespace vc::kubernetes::testing {
 // Fixed credentials: a bearer token (maybe a wrong one), counting current() and invalidate().
 class CountingCredentials : public CredentialSource {
  public:
-  explicit CountingCredentials(std::string token = "") { credentials_.bearer_token = std::move(token); }
+  explicit CountingCredentials(std::string token = "") {
+    credentials_.bearer_token = std::move(token);
+  }
 
   ConfigExpected<Credentials> current() override {
     ++current_calls;

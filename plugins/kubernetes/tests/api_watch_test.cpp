@@ -77,14 +77,14 @@ class ApiWatchTest : public ::testing::Test {
 };
 
 TEST_F(ApiWatchTest, EventsSplitAnywhereArriveWholeAndInOrder) {
-  const std::string stream = event_line("ADDED", "caf\xC3\xA9", 6) +
-                             event_line("MODIFIED", "caf\xC3\xA9", 7) +
-                             event_line("BOOKMARK", "", 8) + event_line("DELETED", "caf\xC3\xA9", 9);
+  const std::string name = "caf\xC3\xA9";
+  const std::string stream = event_line("ADDED", name, 6) + event_line("MODIFIED", name, 7) +
+                             event_line("BOOKMARK", "", 8) + event_line("DELETED", name, 9);
   FakeApiServer server([&stream](const FakeApiServer::Request&) {
     Reply reply;
     // Cut in odd places: inside a JSON string, inside the two-byte é, just before a newline.
     const std::size_t e_acute = stream.find("\xC3\xA9");
-    const std::size_t cuts[] = {0, 5, e_acute + 1, stream.find('\n') , stream.size() - 3,
+    const std::size_t cuts[] = {0, 5, e_acute + 1, stream.find('\n'), stream.size() - 3,
                                 stream.size()};
     for (std::size_t i = 0; i + 1 < std::size(cuts); ++i) {
       reply.chunks.push_back(stream.substr(cuts[i], cuts[i + 1] - cuts[i]));

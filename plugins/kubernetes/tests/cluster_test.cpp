@@ -289,7 +289,9 @@ TEST_F(ClusterTest, AWatchSeesAConfigMapComeChangeAndGo) {
       },
       [seen](ApiExpected<void> end) { seen->end.set(end); });
 
-  ASSERT_TRUE(wait_for([&](auto done) { client_->create_object(path, config_map("watched"), done); }));
+  ASSERT_TRUE(wait_for([&](auto done) {
+    client_->create_object(path, config_map("watched"), done);
+  }));
   ASSERT_TRUE(wait_for([&](auto done) {
     client_->patch_object(path + "/watched", {{"data", {{"greeting", "changed"}}}},
                           BodyType::merge_patch, done);
