@@ -54,7 +54,9 @@ K8S_COMPUTER_NAMESPACE=mcp-virtual-computer
 K8S_DOCKER_SOCKET=/var/run/docker.sock
 K8S_DEB_SRC_FILE=/etc/apt/sources.list.d/mcp-virtual-computer-debian-src.sources
 # What running the cluster needs, and what building it needs besides (installed only for a build).
-K8S_RUN_PACKAGES=(etcd-server openssl curl jq)
+# socat: the kubelet's dockershim forwards a pod's port (pods/portforward) by running
+# `nsenter -t <pid> -n socat - TCP4:localhost:<port>` on the node.
+K8S_RUN_PACKAGES=(etcd-server openssl curl jq socat)
 K8S_BUILD_PACKAGES=(golang-go rsync gcc libc6-dev dpkg-dev golang-github-modern-go-reflect2-dev)
 K8S_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubelet pause)
 # What build_kubernetes changes in the source. Cached binaries built another way are rebuilt.
