@@ -176,8 +176,9 @@ void ApiWebSocket::connect() {
 
 ApiError ApiWebSocket::failure(ApiErrorKind kind, const std::string& what, int http_status,
                                std::string reason) const {
-  return ApiError{kind, http_status, std::move(reason),
-                  request_.subject + ": " + bounded_quote(continue_sentence(what), 600) + "."};
+  std::string sentence = request_.subject + ": " + bounded_quote(continue_sentence(what), 600);
+  if (sentence.back() != '?') sentence += ".";  // "... Is the cluster running?" ends already
+  return ApiError{kind, http_status, std::move(reason), std::move(sentence)};
 }
 
 void ApiWebSocket::start(Credentials credentials) {
@@ -236,7 +237,7 @@ void ApiWebSocket::upgrade() {
         auto& response = self->connection_->upgrade_response;
         if (self->connection_->finished) return;
         if (error == websocket::error::upgrade_declined) {
-          const int status = response.result_int();
+          const int status = static_cast<int>(response.result_int());
           RefusalText text = refusal_text(response);
           if (status == 401) {
             self->endpoint_.credentials->invalidate();

@@ -3,8 +3,8 @@
 // (channel_protocol.h): its stdout and stderr as they come, stdin written to it, the TTY's size,
 // and how it ended.
 //
-// The protocols: v5 is offered first, then v4, and the server picks. Kubernetes 1.29 and later
-// may answer v5, the others v4. Both carry the same channels and exit status; only v5 can end
+// The protocols: v5 is offered first, then v4, and the server picks: v5 from Kubernetes 1.30
+// (1.29 with a feature gate), v4 before (channel_protocol.h). Both carry the same channels and exit status; only v5 can end
 // stdin alone (close_stdin()). On v4, close_stdin() only refuses later writes: the process does
 // not see the end of its input until the whole stream ends, and a client that needs to mark
 // the end of input there must do so in the bytes it sends (e.g. a framed protocol, or a
