@@ -156,7 +156,8 @@ void ApiWebSocket::connect() {
   auto self = shared_from_this();
   if (!endpoint_.credentials) {
     loop_.post([self] {
-      self->finish(self->failure(ApiErrorKind::credentials, "the endpoint has no credential source"));
+      self->finish(
+          self->failure(ApiErrorKind::credentials, "the endpoint has no credential source"));
     });
     return;
   }
@@ -373,8 +374,8 @@ void ApiWebSocket::write_next() {
         if (error) {
           // The read side sees the server's close and reports the end as it is.
           if (error == websocket::error::closed) return;
-          return self->finish(self->failure(ApiErrorKind::unreachable,
-                                            "sending to the API server failed: " + error.message()));
+          return self->finish(self->failure(
+              ApiErrorKind::unreachable, "sending to the API server failed: " + error.message()));
         }
         self->write_next();
       });

@@ -235,8 +235,8 @@ TEST(ExecStreamOnCluster, CancelEndsTheStreamPromptlyButNotTheProcess) {
                                   recorder->exec_callbacks());
   ASSERT_TRUE(recorder->wait_until([&] { return recorder->protocol.has_value(); }, kCommandLimit));
   // The process starts right after the upgrade; wait until it is listed.
-  for (int attempt = 0; attempt < 50 && processes(loop, *pod).find("sleep 987") == std::string::npos;
-       ++attempt) {
+  for (int attempt = 0;
+       attempt < 50 && processes(loop, *pod).find("sleep 987") == std::string::npos; ++attempt) {
     std::this_thread::sleep_for(100ms);
   }
   const auto cancelled_at = std::chrono::steady_clock::now();
