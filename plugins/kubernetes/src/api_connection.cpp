@@ -7,6 +7,7 @@
 
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/beast/core/error.hpp>
@@ -178,8 +179,11 @@ void async_connect_tls(std::shared_ptr<TlsStream> stream, ConnectRequest request
   if (!is_ip_address(name) &&   // SSL_set_tlsext_host_name() without its macro's C cast.
       !SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name,
                 const_cast<char*>(name.c_str()))) {
-    attempt->fail(ApiErrorKind::tls, "the server name \"" + bounded_quote(name, 100) +
-                                         "\" cannot be sent as SNI");
+    // Posted, not called: `done` never runs inside async_connect_tls() itself.
+    asio::post(io, [attempt, name] {
+      attempt->fail(ApiErrorKind::tls, "the server name \"" + bounded_quote(name, 100) +
+                                           "\" cannot be sent as SNI");
+    });
     return;
   }
   if (attempt->request.verify_peer) {

@@ -49,7 +49,7 @@ std::shared_ptr<TlsStream> make_tls_stream(boost::asio::io_context& context,
                                            boost::asio::ssl::context& tls);
 
 // [loop-thread] Resolves the server, connects and completes the TLS handshake within `timeout`,
-// then calls `done` once: success, or an ApiError whose message names the server and the step
+// then calls `done` once, never before returning: success, or an ApiError whose message names the server and the step
 // that failed. Cancelling: close the stream's lowest layer (done then reports `cancelled` if
 // `cancelled()` says so, else the socket error).
 struct ConnectRequest {

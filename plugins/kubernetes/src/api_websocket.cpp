@@ -156,7 +156,8 @@ void ApiWebSocket::connect() {
   auto self = shared_from_this();
   if (!endpoint_.credentials) {
     loop_.post([self] {
-      self->finish(self->failure(ApiErrorKind::credentials, "the endpoint has no credential source"));
+      self->finish(
+          self->failure(ApiErrorKind::credentials, "the endpoint has no credential source"));
     });
     return;
   }
@@ -176,8 +177,9 @@ void ApiWebSocket::connect() {
 
 ApiError ApiWebSocket::failure(ApiErrorKind kind, const std::string& what, int http_status,
                                std::string reason) const {
-  return ApiError{kind, http_status, std::move(reason),
-                  request_.subject + ": " + bounded_quote(continue_sentence(what), 600) + "."};
+  std::string sentence = request_.subject + ": " + bounded_quote(continue_sentence(what), 600);
+  if (sentence.back() != '?') sentence += ".";  // "... Is the cluster running?" ends already
+  return ApiError{kind, http_status, std::move(reason), std::move(sentence)};
 }
 
 void ApiWebSocket::start(Credentials credentials) {
@@ -236,7 +238,7 @@ void ApiWebSocket::upgrade() {
         auto& response = self->connection_->upgrade_response;
         if (self->connection_->finished) return;
         if (error == websocket::error::upgrade_declined) {
-          const int status = response.result_int();
+          const int status = static_cast<int>(response.result_int());
           RefusalText text = refusal_text(response);
           if (status == 401) {
             self->endpoint_.credentials->invalidate();
@@ -372,8 +374,8 @@ void ApiWebSocket::write_next() {
         if (error) {
           // The read side sees the server's close and reports the end as it is.
           if (error == websocket::error::closed) return;
-          return self->finish(self->failure(ApiErrorKind::unreachable,
-                                            "sending to the API server failed: " + error.message()));
+          return self->finish(self->failure(
+              ApiErrorKind::unreachable, "sending to the API server failed: " + error.message()));
         }
         self->write_next();
       });

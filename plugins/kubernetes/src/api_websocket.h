@@ -17,9 +17,12 @@
 // 400, ...) becomes the kind of its status with the message of the Status it sent; a 401 also
 // invalidates the endpoint's credentials, so the next call refreshes them.
 //
-// Thread rule: create(), connect(), send(), close(), cancel() and pause/resume_receiving() from any thread.
-// Every handler runs on the ApiLoop's thread; on_end runs exactly once (unless the loop is
-// stopped first), and no handler runs after it. end() is for the loop thread (handlers).
+// Thread rule: create(), connect(), send(), close(), cancel() and pause/resume_receiving() from
+// any thread. Every handler runs on the ApiLoop's thread; on_end runs exactly once, and no
+// handler runs after it. end() is for the loop thread (handlers). The handlers are dropped at
+// the end; until then they (and what they own) live with the stream, so owners end their
+// streams (cancel()) before they stop the ApiLoop, as api_loop.h asks: a stream still running
+// then never reports its end, and it and its handlers are not freed.
 #pragma once
 
 #include <chrono>

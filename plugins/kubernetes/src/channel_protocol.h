@@ -12,9 +12,11 @@
 //   port-forward:  for the n-th port of the request, channel 2n carries its data (both ways)
 //                  and 2n+1 the server's error text. The server's first message on each of the
 //                  two starts with the port number, 2 bytes little-endian.
-// v5 (Kubernetes 1.29 and later, where the server negotiates it) adds one client-to-server
-// message, the close signal {255, channel}: that channel (stdin) has ended, the server closes
-// its end of it. v4 servers have no way to end stdin short of ending the whole connection.
+// v5 adds one client-to-server message, the close signal {255, channel}: that channel (stdin)
+// has ended, the server closes its end of it. The API server speaks v5 itself from Kubernetes
+// 1.30 (1.29 with the feature gate TranslateStreamCloseWebsocketRequests) when the client offers
+// it; before, the upgrade goes through to the node, which speaks v4 at most. v4 has no way to
+// end stdin short of ending the whole connection.
 //
 // Thread rule: pure functions and plain values, any thread.
 #pragma once

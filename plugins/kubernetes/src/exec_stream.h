@@ -3,12 +3,15 @@
 // (channel_protocol.h): its stdout and stderr as they come, stdin written to it, the TTY's size,
 // and how it ended.
 //
-// The protocols: v5 is offered first, then v4, and the server picks. Kubernetes 1.29 and later
-// may answer v5, the others v4. Both carry the same channels and exit status; only v5 can end
-// stdin alone (close_stdin()). On v4, close_stdin() only refuses later writes: the process does
-// not see the end of its input until the whole stream ends, and a client that needs to mark
-// the end of input there must do so in the bytes it sends (e.g. a framed protocol, or a
-// wrapper script that stops reading at a marker).
+// The protocols: v5 is offered first, then v4, and the server picks: v5 from Kubernetes 1.30
+// (1.29 with a feature gate), v4 before (channel_protocol.h). Both carry the same channels and
+// exit status; only v5 can end stdin alone (close_stdin()). On v4, close_stdin() only refuses
+// later writes: the process does not see the end of its input until the whole stream ends, and
+// a client that needs to mark the end of input there must do so in the bytes it sends (e.g. a
+// framed protocol, or a wrapper script that stops reading at a marker).
+//
+// The exit status comes last, after all output: on_exit runs as soon as it is whole, and the
+// connection is closed then without waiting for the server to close it.
 //
 // Ending early: cancel() closes the connection at once and on_exit reports kind `cancelled`.
 // The API has no way to kill the process: the server closes the process's stdin (a TTY's too)

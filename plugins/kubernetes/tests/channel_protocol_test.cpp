@@ -129,8 +129,8 @@ TEST(ExecStatus, AnotherFailureIsAMessageWithoutExitCode) {
 
 TEST(ExecStatus, TheServersMessageIsBounded) {
   const std::string long_message(5000, 'm');
-  const auto exit = parse_exec_status(R"({"status":"Failure","reason":"InternalError","message":")" +
-                                      long_message + R"("})");
+  const auto exit = parse_exec_status(
+      R"({"status":"Failure","reason":"InternalError","message":")" + long_message + R"("})");
   ASSERT_TRUE(exit.ok());
   EXPECT_LT(exit.value().message.size(), 400u);
 }

@@ -78,6 +78,17 @@ TEST(ExecStreamOnCluster, ASuccessfulCommandExitsWithZero) {
   EXPECT_EQ(run_result->out, "a b c");
 }
 
+// The runtime reports a process killed by a signal as an exit code: 128 + the signal's number.
+TEST(ExecStreamOnCluster, AProcessKilledByASignalExitsWith128PlusItsNumber) {
+  VC_TEST_POD_OR_SKIP(pod);
+  ApiLoop loop;
+  auto run_result = run(loop, pod->endpoint, in_test_pod(*pod, {"sh", "-c", "kill -KILL $$"}));
+  ASSERT_TRUE(run_result->exit.has_value());
+  ASSERT_TRUE(run_result->exit->ok()) << describe(*run_result->exit);
+  EXPECT_EQ(run_result->exit->value().exit_code, 128 + 9);
+  EXPECT_EQ(run_result->exit->value().reason, "NonZeroExitCode");
+}
+
 // 1 MiB with every byte value, 0x00 and 0xff included, through `head -c`, which ends after
 // reading that much (so no end of stdin is needed, which v4 cannot signal). The queue's bound is
 // a quarter of it and the writes begin before the stream is open, so the writer must wait for
@@ -224,8 +235,8 @@ TEST(ExecStreamOnCluster, CancelEndsTheStreamPromptlyButNotTheProcess) {
                                   recorder->exec_callbacks());
   ASSERT_TRUE(recorder->wait_until([&] { return recorder->protocol.has_value(); }, kCommandLimit));
   // The process starts right after the upgrade; wait until it is listed.
-  for (int attempt = 0; attempt < 50 && processes(loop, *pod).find("sleep 987") == std::string::npos;
-       ++attempt) {
+  for (int attempt = 0;
+       attempt < 50 && processes(loop, *pod).find("sleep 987") == std::string::npos; ++attempt) {
     std::this_thread::sleep_for(100ms);
   }
   const auto cancelled_at = std::chrono::steady_clock::now();

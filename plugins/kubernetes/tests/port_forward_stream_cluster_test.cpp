@@ -65,8 +65,8 @@ TEST(PortForwardStreamOnCluster, BytesComeBackThroughAnEchoServerInThePod) {
   for (std::size_t at = 0; at < kTotal; at += 16 * 1024) {
     ASSERT_EQ(stream->write(input.substr(at, 16 * 1024)), WriteAdmission::queued);
   }
-  ASSERT_TRUE(recorder->wait_until([&] { return recorder->out.size() >= kTotal || recorder->closed; },
-                                   kLimit))
+  ASSERT_TRUE(recorder->wait_until(
+      [&] { return recorder->out.size() >= kTotal || recorder->closed.has_value(); }, kLimit))
       << "only " << recorder->output().size() << " bytes came back";
   ASSERT_FALSE(recorder->closed.has_value()) << describe(*recorder->closed);
   EXPECT_TRUE(recorder->opened);

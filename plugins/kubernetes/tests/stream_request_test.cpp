@@ -52,7 +52,8 @@ TEST(ExecSubject, NamesPodContainerAndNamespace) {
   request.namespace_name = "ns";
   request.pod = "x";
   request.container = "computer";
-  EXPECT_EQ(exec_subject(request), "Cannot run a command in pod x (container computer) of namespace ns");
+  EXPECT_EQ(exec_subject(request),
+            "Cannot run a command in pod x (container computer) of namespace ns");
   request.container.clear();
   EXPECT_EQ(exec_subject(request), "Cannot run a command in pod x of namespace ns");
 }
@@ -151,7 +152,8 @@ TEST(ExecStreamWithoutCluster, StdinIsRefusedWithoutStdinAndBeyondTheBound) {
   ExecCallbacks callbacks;
   std::promise<void> exited;
   callbacks.on_exit = [&exited](ApiExpected<ExecExit>) { exited.set_value(); };
-  auto without_stdin = ExecStream::start(loop, endpoint_at("https://127.0.0.1:1"), request, callbacks);
+  const ApiEndpoint nowhere = endpoint_at("https://127.0.0.1:1");
+  auto without_stdin = ExecStream::start(loop, nowhere, request, callbacks);
   EXPECT_EQ(without_stdin->write_stdin("x"), WriteAdmission::ended);
   ASSERT_EQ(exited.get_future().wait_for(30s), std::future_status::ready);
 
@@ -159,7 +161,7 @@ TEST(ExecStreamWithoutCluster, StdinIsRefusedWithoutStdinAndBeyondTheBound) {
   request.max_queued_stdin_bytes = 1000;
   std::promise<void> exited_too;
   callbacks.on_exit = [&exited_too](ApiExpected<ExecExit>) { exited_too.set_value(); };
-  auto bounded = ExecStream::start(loop, endpoint_at("https://127.0.0.1:1"), request, callbacks);
+  auto bounded = ExecStream::start(loop, nowhere, request, callbacks);
   EXPECT_EQ(bounded->write_stdin(std::string(2000, 'x')), WriteAdmission::too_big);
   ASSERT_EQ(exited_too.get_future().wait_for(30s), std::future_status::ready);
 }
@@ -172,7 +174,8 @@ TEST(PortForwardStreamWithoutCluster, PortZeroFailsBeforeConnecting) {
   std::promise<ApiExpected<void>> closed;
   PortForwardCallbacks callbacks;
   callbacks.on_close = [&closed](ApiExpected<void> result) { closed.set_value(result); };
-  auto stream = PortForwardStream::start(loop, endpoint_at("https://127.0.0.1:1"), request, callbacks);
+  auto stream =
+      PortForwardStream::start(loop, endpoint_at("https://127.0.0.1:1"), request, callbacks);
   auto future = closed.get_future();
   ASSERT_EQ(future.wait_for(30s), std::future_status::ready);
   const auto result = future.get();

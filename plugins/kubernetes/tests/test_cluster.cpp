@@ -121,7 +121,8 @@ void create_pod(const TestPod& pod) {
   const std::string pods = "/api/v1/namespaces/" + pod.namespace_name + "/pods";
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   for (;;) {
-    const HttpAnswer answer = api_call(pod.endpoint, http::verb::post, pods, test_pod_object(pod).dump());
+    const HttpAnswer answer =
+        api_call(pod.endpoint, http::verb::post, pods, test_pod_object(pod).dump());
     if (answer.status == 201) return;
     const bool no_service_account_yet =
         answer.status == 403 && answer.body.find("serviceaccount") != std::string::npos;
@@ -172,7 +173,8 @@ class TestPodHolder {
 
     const HttpAnswer version = api_call(pod->endpoint, http::verb::get, "/version");
     expect_status(version, 200, "reading the server's version");
-    const std::string minor = parse_or_throw(version, "reading the server's version").value("minor", "0");
+    const std::string minor =
+        parse_or_throw(version, "reading the server's version").value("minor", "0");
     pod->server_minor_version = std::atoi(minor.c_str());  // "20", or "29+" on some builds
 
     const json ns = {{"apiVersion", "v1"},
@@ -198,7 +200,8 @@ class TestPodHolder {
                       << answer.status << ": " << answer.body.substr(0, 300);
       }
     } catch (const std::exception& error) {
-      ADD_FAILURE() << "Deleting the test namespace " << namespace_to_delete_ << ": " << error.what();
+      ADD_FAILURE() << "Deleting the test namespace " << namespace_to_delete_ << ": "
+                    << error.what();
     }
     namespace_to_delete_.clear();
   }
@@ -244,8 +247,11 @@ ConfigExpected<ApiEndpoint> endpoint_from_kubeconfig(const std::string& path) {
     if (!context) return kubeconfig_error(path, "its current-context names no context");
     const YAML::Node cluster =
         named_entry(config["clusters"], context["cluster"].as<std::string>(""))["cluster"];
-    const YAML::Node user = named_entry(config["users"], context["user"].as<std::string>(""))["user"];
-    if (!cluster || !user) return kubeconfig_error(path, "its context's cluster or user is missing");
+    const YAML::Node user =
+        named_entry(config["users"], context["user"].as<std::string>(""))["user"];
+    if (!cluster || !user) {
+      return kubeconfig_error(path, "its context's cluster or user is missing");
+    }
 
     ApiEndpoint endpoint;
     endpoint.server = cluster["server"].as<std::string>("");
