@@ -134,7 +134,9 @@ std::string ClusterView::docker_sh(const std::string& container_id, const std::s
 }
 
 std::vector<std::string> ClusterView::processes(const std::string& container_id) const {
-  const CommandResult result = run_command({"docker", "top", container_id, "-o", "args"});
+  const std::vector<std::string> argv = {"docker", "top", container_id};
+  const CommandResult result = run_command(argv);
+  if (!result.ok()) throw std::runtime_error("docker top failed: " + result.describe(argv));
   std::vector<std::string> lines;
   std::stringstream text(result.out);
   std::string line;

@@ -58,7 +58,7 @@ class ClusterView {
   // `docker exec <container> sh -c <script>`: its stdout; the exit code in `exit_code`.
   std::string docker_sh(const std::string& container_id, const std::string& script,
                         int* exit_code = nullptr) const;
-  // The command lines of the container's processes (docker top).
+  // The container's processes, one `docker top` line each (its command line last).
   std::vector<std::string> processes(const std::string& container_id) const;
 
  private:

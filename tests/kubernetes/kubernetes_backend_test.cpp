@@ -15,6 +15,7 @@
 
 #include "backend_driver.h"
 #include "cluster_view.h"
+#include "command_runner.h"
 #include "temp_directory.h"
 
 namespace vc::test {
@@ -122,7 +123,9 @@ TEST_F(KubernetesBackendTest, BadTokenIsRefusedWithASentence) {
                                "current-context: c\n";
   const OpOutcome outcome = backend({{"kubeconfig", kubeconfig}}).run("validate", Json::object());
   EXPECT_EQ(outcome.status, VC_E_UNAVAILABLE) << outcome.describe();
-  EXPECT_NE(outcome.message.find("401"), std::string::npos) << outcome.message;
+  EXPECT_NE(outcome.message.find("(Unauthorized). Are the kubeconfig's credentials current?"),
+            std::string::npos)
+      << outcome.message;
 }
 
 TEST_F(KubernetesBackendTest, CommandsRunWithTheirOutputStdinAndExitCode) {
@@ -189,6 +192,7 @@ TEST_F(KubernetesBackendTest, TimeoutLimitAndCancelKillTheWholeCommand) {
 
   auto pending = driver.start("exec", exec_request("kill", "sleep 304"));
   std::this_thread::sleep_for(1500ms);
+  ASSERT_EQ(sleeping("sleep 304"), 1) << "the outside view sees the running command";
   driver.cancel(*pending);
   ASSERT_TRUE(pending->wait(30s));
   EXPECT_EQ(pending->outcome().status, VC_E_CANCELLED) << pending->outcome().describe();
@@ -305,7 +309,7 @@ TEST_F(KubernetesBackendTest, NetworkOffIsEnforcedInThePodAndCannotBeUndoneFromI
 }
 
 TEST_F(KubernetesBackendTest, PodsThatCannotStartAreReportedAtOnceAndLeaveNothing) {
-  auto& driver = backend({{"memory", "900Gi"}});
+  auto& driver = backend({{"memory", "900g"}});
   const auto started = std::chrono::steady_clock::now();
   const OpOutcome big = driver.run("create", create_request("big"));
   EXPECT_EQ(big.status, VC_E_FAILED) << big.describe();

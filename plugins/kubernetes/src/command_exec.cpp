@@ -30,7 +30,8 @@ void kill_process_group(ClusterCalls& calls, const std::string& pod, const std::
   ExecCall kill;
   kill.pod = pod;
   kill.container = kComputerContainer;
-  kill.argv = {"/bin/sh", "-c", "kill -KILL -- -\"$1\" 2>/dev/null; kill -KILL \"$1\" 2>/dev/null; true",
+  // dash's kill takes no "--": a negative PID names the process group.
+  kill.argv = {"/bin/sh", "-c", "kill -KILL -\"$1\" 2>/dev/null; kill -KILL \"$1\" 2>/dev/null; true",
                "vc-kill", pid};
   kill.deadline = kKillDeadline;
   (void)calls.exec(kill, own_scope);

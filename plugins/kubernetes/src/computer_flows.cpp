@@ -245,6 +245,7 @@ ComputerFlows::Expected<json> ComputerFlows::start_pod(const json& pod, sdk::Can
 ComputerFlows::Expected<json> ComputerFlows::wait_until_running(const std::string& name,
                                                                 sdk::CancelScope& scope) {
   std::string blocker;
+  std::string waiting_for;
   bool deleted = false;
   auto outcome = calls_.watch_pod(
       name, kStartDeadline,
@@ -253,14 +254,15 @@ ComputerFlows::Expected<json> ComputerFlows::wait_until_running(const std::strin
         const PodView view = read_pod(*pod);
         if (view.computer_ready && view.guard_running && !view.deleting) return true;
         blocker = pod_start_blocker(*pod);
+        waiting_for = pod_waiting_note(*pod);
         return !blocker.empty();
       },
       scope);
   if (!outcome) {
     if (outcome.error().kind == ApiErrorKind::timeout) {
       return failure(VC_E_TIMEOUT, "The pod " + name + " did not start within " +
-                                       std::to_string(kStartDeadline.count()) +
-                                       " s (still pulling its image or waiting for its claim?).");
+                                       std::to_string(kStartDeadline.count()) + " s" +
+                                       (waiting_for.empty() ? "" : "; " + waiting_for) + ".");
     }
     return failure_of(outcome.error());
   }

@@ -139,6 +139,32 @@ std::string failed_init_container(const json& statuses) {
 
 }  // namespace
 
+bool is_waiting_for_claim(const std::string& scheduler_message) {
+  // The scheduler's words while a claim is still being provisioned: it retries by itself.
+  return scheduler_message.find("unbound immediate PersistentVolumeClaims") != std::string::npos ||
+         scheduler_message.find("waiting for first consumer") != std::string::npos;
+}
+
+std::string pod_waiting_note(const json& pod) {
+  const json& scheduled = condition(pod, "PodScheduled");
+  if (text(scheduled, "status") == "False") {
+    return "not scheduled yet: " + text(scheduled, "message");
+  }
+  const json& status = member(pod, "status");
+  for (const char* key : {"initContainerStatuses", "containerStatuses"}) {
+    const json& statuses = member(status, key);
+    if (!statuses.is_array()) continue;
+    for (const json& entry : statuses) {
+      const json& waiting = member(member(entry, "state"), "waiting");
+      if (waiting.is_object()) {
+        return "its container " + text(entry, "name") + " is waiting (" +
+               reason_with_message(text(waiting, "reason"), text(waiting, "message")) + ")";
+      }
+    }
+  }
+  return text(status, "phase").empty() ? "" : "it is " + text(status, "phase");
+}
+
 PodView read_pod(const json& pod) {
   PodView view;
   const json& metadata = member(pod, "metadata");
@@ -170,7 +196,8 @@ std::string pod_start_blocker(const json& pod) {
   const json& status = member(pod, "status");
   const json& spec = member(pod, "spec");
   const json& scheduled = condition(pod, "PodScheduled");
-  if (text(scheduled, "status") == "False" && text(scheduled, "reason") == "Unschedulable") {
+  if (text(scheduled, "status") == "False" && text(scheduled, "reason") == "Unschedulable" &&
+      !is_waiting_for_claim(text(scheduled, "message"))) {
     const std::string why = text(scheduled, "message");
     return "The pod " + name + " cannot be scheduled: " +
            as_sentence_end(why.empty() ? std::string("the scheduler gave no reason") : why);

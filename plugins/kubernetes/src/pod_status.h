@@ -52,6 +52,14 @@ PodView read_pod(const nlohmann::json& pod);
 //    Container image \"x:1\" is not present with pull policy of Never)."
 std::string pod_start_blocker(const nlohmann::json& pod);
 
+// True for what the scheduler says while a pod's claim is still being provisioned (it retries by
+// itself): not a blocker.
+bool is_waiting_for_claim(const std::string& scheduler_message);
+
+// What a pod that is not running yet waits for, as a phrase for a timeout's sentence ("not
+// scheduled yet: …", "its container computer is waiting (ContainerCreating)"); may be empty.
+std::string pod_waiting_note(const nlohmann::json& pod);
+
 struct PodDeath {
   std::optional<int> exit_code;  // the computer container's, when it terminated
   std::string reason;            // a sentence: "the computer's container exited with code 137

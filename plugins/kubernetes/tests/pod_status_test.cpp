@@ -50,6 +50,19 @@ TEST(PodStatus, UnschedulablePodSaysTheSchedulersReason) {
   EXPECT_FALSE(pod_death(pod).has_value());
 }
 
+TEST(PodStatus, AClaimStillBeingProvisionedIsWaitedForNotABlocker) {
+  json pod = fixture("unschedulable");
+  pod["status"]["conditions"][0]["message"] =
+      "0/1 nodes are available: 1 pod has unbound immediate PersistentVolumeClaims.";
+  EXPECT_EQ(pod_start_blocker(pod), "");
+  EXPECT_EQ(pod_waiting_note(pod),
+            "not scheduled yet: 0/1 nodes are available: 1 pod has unbound immediate "
+            "PersistentVolumeClaims.");
+  EXPECT_EQ(pod_waiting_note(fixture("noimage")).rfind(
+                "its container computer is waiting (ErrImageNeverPull: ", 0),
+            0u);
+}
+
 TEST(PodStatus, MissingImageNamesTheImageAndTheKubeletsReason) {
   const std::string blocker = pod_start_blocker(fixture("noimage"));
   EXPECT_EQ(blocker.rfind("The pod noimage cannot start: its container computer's image "
