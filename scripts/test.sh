@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing (Debian's chromium included), starts the engines
-# the integration tests use (dockerd and Podman's API service, with locally built test images),
+# the integration tests use (dockerd and Podman's API service, with locally built test images,
+# and a local Kubernetes cluster whose node runs pods on that dockerd),
 # builds everything with AddressSanitizer and UndefinedBehaviorSanitizer and warnings as errors,
 # builds the bundled desktop image on both engines through the plugins (cached: seconds when
 # it is current), fuzzes each parser for 20 s (VC_FUZZ_SECONDS), runs the threaded suites under
@@ -47,6 +48,18 @@ start_engines() {
   bash "$root/scripts/engines/podman-up.sh"
 }
 background engines start_engines
+# The local Kubernetes cluster, its pods on the dockerd the step above starts (waited for here, so
+# that only that step starts it). On a fresh machine its binaries are built from Debian's
+# source while the compiler works, once (cached outside the clone).
+start_cluster() {
+  local waited=0
+  until docker info >/dev/null 2>&1; do
+    ((waited++ < 600)) || { echo "dockerd did not answer within 10 minutes"; return 1; }
+    sleep 1
+  done
+  bash "$root/scripts/engines/kubernetes-up.sh" >/dev/null
+}
+background cluster start_cluster
 # The configuration podman-up.sh writes (runc, low default ulimits), for the podman CLI the tests
 # use to inspect and clean up.
 export CONTAINERS_CONF=${CONTAINERS_CONF:-/etc/mcp-virtual-computer-test/containers.conf}
@@ -80,8 +93,11 @@ bash "$root/scripts/fuzz.sh" "${VC_FUZZ_SECONDS:-20}"
 phase "thread sanitizer"
 bash "$root/scripts/tsan.sh"
 
+phase cluster
+await cluster
 # The engines the scripts made available: their integration cases fail rather than skip.
-export VC_REQUIRE_ENGINES=${VC_REQUIRE_ENGINES:-docker,podman}
+export VC_REQUIRE_ENGINES=${VC_REQUIRE_ENGINES:-docker,podman,kubernetes}
+export VC_TEST_KUBECONFIG=${VC_TEST_KUBECONFIG:-${VC_K8S_STATE_DIR:-/var/lib/mcp-virtual-computer-k8s}/kubeconfig}
 phase ctest
 status=0
 ctest --test-dir "$build" --output-on-failure --parallel 2 --timeout 600 "$@" || status=$?

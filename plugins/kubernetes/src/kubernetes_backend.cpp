@@ -71,6 +71,13 @@ vc_status KubernetesBackend::open(const vc_host_services* host, std::string_view
   }
   auto options = parse_kubernetes_options(config, error);
   if (!options) return VC_E_INVALID_ARGUMENT;
+  // Every command is its own exec through the API for now (docs/kubernetes-backend.md): asking
+  // for the exec agent is refused rather than ignored.
+  if (options->exec_agent == ExecAgentMode::kOn || !options->exec_agent_binary.empty()) {
+    error = "--exec-agent on and --exec-agent-binary are not available on the Kubernetes backend "
+            "yet: each command runs through the API's exec (leave them unset, or use off)";
+    return VC_E_INVALID_ARGUMENT;
+  }
   auto* backend = new KubernetesBackend(host, std::move(*options), std::move(connect));
   *out_backend = &backend->handle_;
   return VC_OK;
