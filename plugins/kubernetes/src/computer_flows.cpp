@@ -29,11 +29,8 @@ std::string text_at(const json& value, const char* key) {
   return field.is_string() ? field.get<std::string>() : "";
 }
 
-std::string label_of(const json& object, const char* key) {
-  return text_at(member(member(object, "metadata"), "labels"), key);
-}
-
-bool is_ours(const json& object) { return label_of(object, object_keys::kOwned) == "true"; }
+// Claims and policies carry the pod's identity labels, so read_pod() reads them too.
+bool is_ours(const json& object) { return read_pod(object).owned; }
 
 OpFailure failure(vc_status status, std::string message) {
   return OpFailure{status, std::move(message), nullptr};
@@ -93,14 +90,14 @@ json fresh_pod_from(const json& pod) {
 
 ComputerSettings settings_recorded_in(const json& object, const KubernetesOptions& options) {
   ComputerSettings settings;
-  const json& annotations = member(member(object, "metadata"), "annotations");
-  settings.computer_id = label_of(object, object_keys::kComputerId);
-  settings.temporary = label_of(object, object_keys::kTemporary) == "true";
-  settings.desktop_environment = label_of(object, object_keys::kDesktop) == "true";
-  settings.desktop_capable = label_of(object, object_keys::kDesktopCapable) == "true";
-  settings.image = text_at(annotations, object_keys::kImage);
+  const PodView recorded = read_pod(object);
+  settings.computer_id = recorded.computer_id;
+  settings.temporary = recorded.temporary;
+  settings.desktop_environment = recorded.desktop_mode;
+  settings.desktop_capable = recorded.desktop_capable;
+  settings.image = recorded.image;
   if (settings.image.empty()) settings.image = options.computer_image();
-  settings.workspace_directory = text_at(annotations, object_keys::kWorkspace);
+  settings.workspace_directory = recorded.workspace;
   if (settings.workspace_directory.empty()) settings.workspace_directory = "/workspace";
   settings.pull_policy = options.image_pull_policy;
   settings.guard_image = options.desktop_image;
@@ -373,14 +370,18 @@ OpResult ComputerFlows::restart(const std::string& computer_id, sdk::CancelScope
   if (!gone) return OpResult::failed(gone.error());
   auto running = start_pod(fresh_pod_from(pod.value()), scope);
   if (!running) return OpResult::failed(running.error());
-  const PodView view = read_pod(running.value());
-  auto off = network_is_off(computer_id, scope);
+  return reapply_network(read_pod(running.value()), scope);
+}
+
+OpResult ComputerFlows::reapply_network(const PodView& pod, sdk::CancelScope& scope) {
+  // A new pod has a new network namespace: the rules the policy records go in again.
+  auto off = network_is_off(pod.computer_id, scope);
   if (!off) return OpResult::failed(off.error());
   if (off.value()) {
-    auto applied = run_firewall(view, "block", scope);
+    auto applied = run_firewall(pod, "block", scope);
     if (!applied) return OpResult::failed(applied.error());
   }
-  return info_result(view, !off.value());
+  return info_result(pod, !off.value());
 }
 
 OpResult ComputerFlows::factory_reset(const std::string& computer_id, sdk::CancelScope& scope) {
@@ -415,14 +416,7 @@ OpResult ComputerFlows::factory_reset(const std::string& computer_id, sdk::Cance
   if (!fresh_claim) return OpResult::failed(failure_of(fresh_claim.error()));
   auto running = start_pod(next_pod, scope);
   if (!running) return OpResult::failed(running.error());
-  const PodView view = read_pod(running.value());
-  auto off = network_is_off(computer_id, scope);
-  if (!off) return OpResult::failed(off.error());
-  if (off.value()) {
-    auto applied = run_firewall(view, "block", scope);
-    if (!applied) return OpResult::failed(applied.error());
-  }
-  return info_result(view, !off.value());
+  return reapply_network(read_pod(running.value()), scope);
 }
 
 OpResult ComputerFlows::remove(const std::string& computer_id, sdk::CancelScope& scope) {
@@ -460,7 +454,7 @@ OpResult ComputerFlows::list(sdk::CancelScope& scope) {
   if (!policies) return OpResult::failed(failure_of(policies.error()));
   std::set<std::string> network_off;
   for (const json& policy : policies.value()) {
-    network_off.insert(label_of(policy, object_keys::kComputerId));
+    network_off.insert(read_pod(policy).computer_id);
   }
   json computers = json::array();
   std::set<std::string> seen;

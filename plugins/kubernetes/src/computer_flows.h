@@ -90,6 +90,9 @@ class ComputerFlows {
   Expected<bool> network_is_off(const std::string& computer_id, sdk::CancelScope& scope);
   // Makes the computer's network `enabled` (policy and firewall), in a running pod.
   Expected<bool> apply_network(const PodView& pod, bool enabled, sdk::CancelScope& scope);
+  // After a pod was made again: the firewall applied when the network is recorded off, and
+  // the computer's info.
+  sdk::OpResult reapply_network(const PodView& pod, sdk::CancelScope& scope);
   Expected<bool> run_firewall(const PodView& pod, const char* verb, sdk::CancelScope& scope);
   // Removes what a failed create made.
   void roll_back(const std::string& computer_id, sdk::CancelScope& scope);
