@@ -42,7 +42,9 @@ else
   log "starting dockerd in the background (log: $DOCKERD_LOG)"
   mkdir -p "$(dirname "$DOCKERD_LOG")"
   # setsid: the daemon outlives this script and the terminal or CI step that ran it.
-  setsid nohup dockerd --host "unix://$DOCKER_SOCKET" >>"$DOCKERD_LOG" 2>&1 </dev/null &
+  # From /, as every daemon here: its working directory must not be a folder deleted later.
+  (cd / && exec setsid nohup dockerd --host "unix://$DOCKER_SOCKET" >>"$DOCKERD_LOG" 2>&1 \
+    </dev/null) &
   dockerd_pid=$!
   wait_for_socket "$DOCKER_SOCKET" "$DOCKERD_START_SECONDS" "$dockerd_pid" "$DOCKERD_LOG" ||
     die "dockerd did not start"

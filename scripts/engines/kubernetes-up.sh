@@ -364,6 +364,7 @@ start_component() {
   date +%s >"$VC_K8S_RUN_DIR/$name.started"
   (
     close_inherited_fds
+    cd /  # the daemon's working directory must not be a folder deleted later
     exec setsid nohup "$@" >>"$log_file" 2>&1 </dev/null
   ) &
   echo $! >"$(k8s_pid_file "$name")"

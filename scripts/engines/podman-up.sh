@@ -50,9 +50,10 @@ else
   mkdir -p "$(dirname "$PODMAN_SOCKET")" "$(dirname "$PODMAN_LOG")"
   # A stale socket file from a service that is gone would make the new one fail to bind.
   [[ -S "$PODMAN_SOCKET" ]] && rm -f "$PODMAN_SOCKET"
-  # setsid: the service outlives this script and the terminal or CI step that ran it.
-  setsid nohup podman --runtime runc system service --time=0 "unix://$PODMAN_SOCKET" \
-    >>"$PODMAN_LOG" 2>&1 </dev/null &
+  # setsid: the service outlives this script and the terminal or CI step that ran it. From /:
+  # a service whose working directory was a build folder deleted later cannot start containers.
+  (cd / && exec setsid nohup podman --runtime runc system service --time=0 \
+    "unix://$PODMAN_SOCKET" >>"$PODMAN_LOG" 2>&1 </dev/null) &
   service_pid=$!
   wait_for_socket "$PODMAN_SOCKET" "$PODMAN_START_SECONDS" "$service_pid" "$PODMAN_LOG" ||
     die "the podman service did not start"
