@@ -14,6 +14,7 @@
 #include "container_records.h"
 #include "engine_failure.h"
 #include "engine_profile.h"
+#include "loop_clock.h"
 #include <vc-backend-1/cpp/host_log.h>
 
 namespace vc::container {
@@ -23,6 +24,7 @@ struct BackendContext {
                  const EngineProfile& engine_profile, BackendOptions backend_options,
                  sdk::HostLog host_log)
       : loop(engine_loop),
+        clock(engine_loop),
         client(engine_client),
         profile(engine_profile),
         options(std::move(backend_options)),
@@ -31,6 +33,7 @@ struct BackendContext {
         address(engine_client.address().display()) {}
 
   engine::EngineLoop& loop;
+  LoopClock clock;  // the loop's timers, for the agent channels
   engine::EngineClient& client;
   const EngineProfile& profile;
   const BackendOptions options;

@@ -3,27 +3,14 @@
 
 #include <utility>
 
-#include "agent_exec_session.h"
+#include "computer_agents.h"
 #include "computer_naming.h"
-#include "exec_agent_channel.h"
-#include "exec_agent_install.h"
 #include "exec_session.h"
 
 namespace vc::container {
 namespace {
 
 constexpr std::size_t kProbeOutputKept = 64 * 1024;
-
-std::shared_ptr<ExecAgentChannel> channel_of(BackendContext& ctx,
-                                             const std::shared_ptr<ComputerRecord>& record) {
-  if (!record->exec_agent) {
-    // Read from disk each time a computer needs a copy (once per new container): a megabyte
-    // kept in memory for that would be most of what the whole server holds.
-    record->exec_agent = std::make_shared<ExecAgentChannel>(
-        ctx, record, [&ctx] { return make_exec_agent_archive(ctx.options.exec_agent_binary); });
-  }
-  return record->exec_agent;
-}
 
 }  // namespace
 
@@ -40,16 +27,16 @@ void run_command(BackendContext& ctx, std::shared_ptr<ComputerRecord> record, sd
                                                 std::move(stdin_bytes), std::move(emit),
                                                 std::move(done)));
   }
-  auto channel = channel_of(ctx, record);
+  auto channel = exec_agent_channel_of(ctx, record);
   channel->open([&ctx, record, channel, request = std::move(request),
                  stdin_bytes = std::move(stdin_bytes), emit = std::move(emit),
                  done = std::move(done), cancelled = std::move(cancelled),
                  launch](Expected<Done> ready) mutable {
     if (cancelled && cancelled()) return done(cancelled_failure());
     if (ready.ok()) {
-      return launch(std::make_shared<AgentExecSession>(ctx, record, channel, std::move(request),
-                                                       std::move(stdin_bytes), std::move(emit),
-                                                       std::move(done)));
+      return launch(std::make_shared<agent_channel::AgentExecSession>(
+          ctx.clock, ctx.log, channel, command_ending_of(ctx, record), std::move(request),
+          record->shell, std::move(stdin_bytes), std::move(emit), std::move(done)));
     }
     if (ready.error().status == VC_E_UNSUPPORTED && ctx.options.exec_agent == ExecAgentMode::kOn) {
       return done(ready.error());

@@ -11,12 +11,15 @@
 #include <string>
 
 #include "container_calls.h"
-#include "exec_output.h"
 #include <vc-backend-1/cpp/requests.h>
+#include <vc_agent_channel/exec_output.h>
+#include <vc_agent_channel/running_command.h>
 #include "helper_exec.h"
-#include "running_command.h"
 
 namespace vc::container {
+
+using agent_channel::ExecOutput;
+using agent_channel::RunningCommand;
 
 // Runs `request` in the computer of `record`. `started` receives the command once it runs
 // (for cancels); `cancelled` is asked before it starts, after the agent was opened. `done`

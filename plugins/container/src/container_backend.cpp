@@ -10,7 +10,7 @@
 #include "computer_info.h"
 #include "computer_naming.h"
 #include "container_exit_watch.h"
-#include "desktop_channel.h"
+#include "computer_agents.h"
 #include "image_ensure.h"
 #include "image_instructions.h"
 
@@ -352,17 +352,15 @@ vc_status ContainerBackend::tool_instructions(sdk::ToolInstructionsRequest reque
 
 vc_status ContainerBackend::desktop_action(sdk::DesktopActionRequest request, const vc_op* op) {
   nlohmann::json agent_request = std::move(request.action_document);
-  const auto deadline = desktop_action_deadline(agent_request);
+  const auto deadline = agent_channel::desktop_action_deadline(agent_request);
   return accept(op, [this, computer_id = std::move(request.computer_id),
                      agent_request = std::move(agent_request),
                      deadline](const Pending& pending) mutable {
     if (pending->cancel_requested()) return complete(pending, cancelled_failure());
     Record record = ctx_->computers.record(computer_id);
-    if (!record->desktop_channel) {
-      record->desktop_channel = std::make_shared<DesktopChannel>(*ctx_, computer_id);
-    }
-    std::weak_ptr<DesktopChannel> channel = record->desktop_channel;
-    const std::uint64_t ticket = record->desktop_channel->send(
+    auto open_channel = desktop_channel_of(*ctx_, record);
+    std::weak_ptr<agent_channel::DesktopChannel> channel = open_channel;
+    const std::uint64_t ticket = open_channel->send(
         std::move(agent_request), deadline,
         [this, pending](Expected<nlohmann::json> outcome) { complete(pending, std::move(outcome)); });
     pending->on_cancel([channel, ticket] {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "exec_agent_channel.h"
+#include <vc_agent_channel/exec_agent_channel.h>
 
 namespace vc::container {
 

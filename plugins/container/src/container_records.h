@@ -22,8 +22,12 @@
 
 namespace vc::container {
 
-class DesktopChannel;    // desktop_channel.h
-class ExecAgentChannel;  // exec_agent_channel.h
+}  // namespace vc::container
+namespace vc::agent_channel {
+class DesktopChannel;    // vc_agent_channel/desktop_channel.h
+class ExecAgentChannel;  // vc_agent_channel/exec_agent_channel.h
+}  // namespace vc::agent_channel
+namespace vc::container {
 
 // Jobs that run one at a time, in the order they were queued. A job receives `done` and calls
 // it exactly once when it has finished; the next job then starts on a later loop turn.
@@ -71,9 +75,9 @@ class ComputerRecord : public std::enable_shared_from_this<ComputerRecord> {
   // A desktop computer's Xfce state as last seen live (listings use it; nullopt = unknown).
   std::optional<bool> desktop_enabled;
   // The open line to the computer's desktop agent, made at the first desktop action.
-  std::shared_ptr<DesktopChannel> desktop_channel;
+  std::shared_ptr<agent_channel::DesktopChannel> desktop_channel;
   // The open line to the computer's exec agent, made at the first command (--exec-agent).
-  std::shared_ptr<ExecAgentChannel> exec_agent;
+  std::shared_ptr<agent_channel::ExecAgentChannel> exec_agent;
 
   // Execs run one at a time in call order (the original's per-computer lock); lifecycle
   // operations (create, attach, restart, remove, reset, network) in a lane of their own, so a

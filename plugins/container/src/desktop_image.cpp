@@ -4,8 +4,9 @@
 #include <filesystem>
 #include <system_error>
 
+#include <vc_agent_channel/plugin_files.h>
+
 #include "desktop_image_version.h"  // generated: kGeneratedDesktopImageVersion
-#include "plugin_files.h"
 
 namespace vc::container {
 
@@ -36,7 +37,7 @@ std::optional<std::string> locate_desktop_image_context(std::string_view configu
   if (!configured.empty()) {
     folder = std::filesystem::path(configured);
   } else {
-    auto directory = plugin_directory();
+    auto directory = agent_channel::plugin_directory();
     if (!directory) {
       error = "Cannot tell where this plugin was loaded from, so the desktop image's build "
               "context cannot be found; pass --desktop-image-context DIR (" +

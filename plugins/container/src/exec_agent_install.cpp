@@ -1,35 +1,12 @@
 // exec_agent_install.cpp — the agent's archive and its copy into a container.
 #include "exec_agent_install.h"
 
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-
 #include <vc_engine/url.h>
 
 #include "engine_failure.h"
-#include "exec_agent_version.h"  // generated: kGeneratedExecAgentVersion
-#include "plugin_files.h"
 #include "tar_archive.h"
 
 namespace vc::container {
-namespace {
-
-// No real agent is this small or this large; anything else is not the program.
-constexpr std::uintmax_t kSmallestProgram = 1024;
-constexpr std::uintmax_t kLargestProgram = 64u << 20;
-
-OpFailure missing_program(const std::string& path, const std::string& why) {
-  return OpFailure{VC_E_UNSUPPORTED,
-                   "The exec agent program " + path + " " + why +
-                       ". Reinstall the plugin with its exec-agent folder, pass "
-                       "--exec-agent-binary FILE, or --exec-agent off.",
-                   nlohmann::json{{"code", "exec_agent.no_program"}}};
-}
-
-}  // namespace
-
-std::string_view exec_agent_version() { return kGeneratedExecAgentVersion; }
 
 Expected<std::string> exec_agent_archive_of(std::string_view program) {
   TarArchive tar;
@@ -40,35 +17,6 @@ Expected<std::string> exec_agent_archive_of(std::string_view program) {
                            std::string(kExecAgentFileName);
   if (auto added = tar.add_file(file, 0555, program); !added.ok()) return added.error();
   return tar.finish();
-}
-
-Expected<std::string> make_exec_agent_archive(std::string_view configured) {
-  namespace fs = std::filesystem;
-  fs::path path;
-  if (!configured.empty()) {
-    path = fs::path(configured);
-  } else {
-    auto directory = plugin_directory();
-    if (!directory) {
-      return missing_program("beside this plugin", "cannot be found (the loader does not say "
-                                                   "where the plugin was loaded from)");
-    }
-    path = *directory / kExecAgentFolderName / kExecAgentFileName;
-  }
-  std::error_code error;
-  const auto size = fs::file_size(path, error);
-  if (error) return missing_program(path.string(), "cannot be read (" + error.message() + ")");
-  if (size < kSmallestProgram || size > kLargestProgram) {
-    return missing_program(path.string(), "is " + std::to_string(size) +
-                                              " bytes, which is not the agent program");
-  }
-  std::ifstream file(path, std::ios::binary);
-  const std::string program((std::istreambuf_iterator<char>(file)),
-                            std::istreambuf_iterator<char>());
-  if (program.size() != size || program.compare(0, 4, "\x7f" "ELF") != 0) {
-    return missing_program(path.string(), "is not a Linux program");
-  }
-  return exec_agent_archive_of(program);
 }
 
 void install_exec_agent(BackendContext& ctx, const std::shared_ptr<CancelScope>& scope,

@@ -59,10 +59,6 @@ void look_at_container(BackendContext& ctx, std::shared_ptr<FailedCommand> comma
 
 }  // namespace
 
-nlohmann::json exec_result(std::int64_t exit_code, const char* outcome, std::int64_t duration_ms) {
-  return nlohmann::json{{"exit_code", exit_code}, {"outcome", outcome}, {"duration_ms", duration_ms}};
-}
-
 void conclude_failed_command(BackendContext& ctx, CommandScene scene, std::int64_t exit_code,
                              std::int64_t duration_ms, std::string lost_why,
                              std::function<void()> kill_leftovers,

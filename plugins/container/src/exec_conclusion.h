@@ -18,6 +18,7 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <vc_agent_channel/command_result.h>
 
 #include "container_calls.h"
 
@@ -31,8 +32,7 @@ struct CommandScene {
   std::uint64_t stop_generation_at_start = 0;
 };
 
-// {"exit_code", "outcome", "duration_ms"}: the exec op's result (schemas/exec.result.json).
-nlohmann::json exec_result(std::int64_t exit_code, const char* outcome, std::int64_t duration_ms);
+using agent_channel::exec_result;
 
 // Concludes a command that exited with `exit_code` != 0, or whose output stream broke
 // (`exit_code` < 0; `lost_why` says how). `kill_leftovers` ends what may still run of a command

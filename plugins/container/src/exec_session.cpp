@@ -32,7 +32,7 @@ ExecSession::ExecSession(BackendContext& ctx, std::shared_ptr<ComputerRecord> re
       stdin_bytes_(std::move(stdin_bytes)), done_(std::move(done)),
       container_(container_name(request_.computer_id)) {
   output_ = std::make_shared<ExecOutput>(
-      ctx_.loop, ctx_.log, "exec in container " + container_, std::move(emit),
+      ctx_.clock, ctx_.log, "exec in container " + container_, std::move(emit),
       request_.output_limit, [this](ExecOutput::Stop why) {
         stop(why == ExecOutput::Stop::kOutputLimit ? StopReason::kOutputLimit
                                                    : StopReason::kHostGone);

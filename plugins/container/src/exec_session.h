@@ -29,6 +29,8 @@
 #include <string_view>
 
 #include <vc-backend-1/vc_op.h>
+#include <vc_agent_channel/exec_output.h>
+#include <vc_agent_channel/running_command.h>
 #include <vc_engine/engine_loop.h>
 #include <vc_engine/exec_stream.h>
 
@@ -36,11 +38,12 @@
 #include "container_calls.h"
 #include "container_records.h"
 #include "exec_conclusion.h"
-#include "exec_output.h"
 #include <vc-backend-1/cpp/requests.h>
-#include "running_command.h"
 
 namespace vc::container {
+
+using agent_channel::ExecOutput;
+using agent_channel::RunningCommand;
 
 class ExecSession : public RunningCommand, public std::enable_shared_from_this<ExecSession> {
  public:

@@ -3,6 +3,7 @@
 
 #include <vc-backend-1/cpp/expected.h>
 #include <vc-backend-1/cpp/op_result.h>
+#include <vc_agent_channel/channel_types.h>
 
 namespace vc::container {
 
@@ -13,7 +14,7 @@ using sdk::cancelled_failure;
 template <class T>
 using Expected = sdk::Expected<T, OpFailure>;
 
-// Success without a value.
-struct Done {};
+// Success without a value (the agent channels' own, so that steps pass it both ways).
+using agent_channel::Done;
 
 }  // namespace vc::container

@@ -12,7 +12,7 @@
 
 #include <vc_exec_agent/frames.h>
 
-#include "exec_agent_documents.h"
+#include <vc_agent_channel/exec_agent_documents.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
@@ -25,11 +25,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     while (auto frame = reader.next()) {
       if (frame->payload.size() > vc::exec_agent::kMaxPayload) __builtin_trap();
       vc::exec_agent::append_frame(consumed, frame->type, frame->id, frame->payload);
-      (void)vc::container::parse_agent_hello(frame->payload);
-      if (auto exit = vc::container::parse_agent_exit(frame->payload)) {
+      (void)vc::agent_channel::parse_agent_hello(frame->payload);
+      if (auto exit = vc::agent_channel::parse_agent_exit(frame->payload)) {
         if (exit->outcome.size() > frame->payload.size()) __builtin_trap();
       }
-      (void)vc::container::agent_error_message(frame->payload);
+      (void)vc::agent_channel::agent_error_message(frame->payload);
     }
     if (!reader.error().empty() && reader.next()) __builtin_trap();
   }

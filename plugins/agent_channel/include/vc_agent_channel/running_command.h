@@ -1,10 +1,10 @@
 // running_command.h — a command under way in a computer, whichever path runs it (the engine's
 // exec: ExecSession; the exec agent: AgentExecSession). What the exec op needs of it.
 //
-// EngineLoop thread only.
+// Thread rule: the thread the plugin runs commands on (the channel's, for AgentExecSession).
 #pragma once
 
-namespace vc::container {
+namespace vc::agent_channel {
 
 class RunningCommand {
  public:
@@ -16,4 +16,4 @@ class RunningCommand {
   virtual void cancel() = 0;
 };
 
-}  // namespace vc::container
+}  // namespace vc::agent_channel

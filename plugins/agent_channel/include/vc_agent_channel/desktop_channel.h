@@ -2,20 +2,19 @@
 //
 // The desktop tools' actions are done by vc-desktop-agent inside the computer
 // (docs/desktop-agent.md). Starting a process per action would cost an engine exec (~70–100 ms)
-// each time, so the channel keeps one long-lived exec of the agent with stdin attached and
-// exchanges one JSON line per request and reply on it:
+// each time, so the channel keeps one long-lived agent process with stdin attached
+// (agent_connection.h) and exchanges one JSON line per request and reply on it:
 //
-//   closed --send()--> starting (exec created and started as the desktop's user; waiting for
-//   the agent's ready line, 10 s) --ready--> open: requests written as they come, replies
-//   matched by id --stream ends / a request times out--> closed: the next send() starts a new
-//   agent.
+//   closed --send()--> starting (the agent started as the desktop's user; waiting for its
+//   ready line, 10 s) --ready--> open: requests written as they come, replies matched by id
+//   --stream ends / a request times out--> closed: the next send() starts a new agent.
 //
 // A request that outlives its deadline means the agent is stuck: the request fails with
 // VC_E_TIMEOUT and the agent's process group is killed, so the next action gets a fresh one.
 // The stream ending (the computer restarted or stopped, the agent crashed) fails what was
 // pending with VC_E_UNAVAILABLE. An image without the agent fails with VC_E_UNSUPPORTED.
 //
-// EngineLoop thread only.
+// Thread rule: the channel's thread (channel_clock.h).
 #pragma once
 
 #include <chrono>
@@ -25,16 +24,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include <nlohmann/json.hpp>
-#include <vc_engine/engine_loop.h>
-#include <vc_engine/exec_stream.h>
+#include <vc-backend-1/cpp/host_log.h>
+#include <vc-backend-1/vc_status.h>
 
-#include "cancel_scope.h"
-#include "container_calls.h"
+#include "agent_connection.h"
+#include "agent_process.h"
+#include "channel_clock.h"
 
-namespace vc::container {
+namespace vc::agent_channel {
 
 // Where the agent lives in the bundled image, and the user it runs as (the accessibility bus
 // refuses other users).
@@ -43,7 +42,8 @@ inline constexpr const char* kDesktopAgentUser = "computer";
 
 class DesktopChannel : public std::enable_shared_from_this<DesktopChannel> {
  public:
-  DesktopChannel(BackendContext& ctx, std::string computer_id);
+  static std::shared_ptr<DesktopChannel> make(std::shared_ptr<AgentComputer> computer,
+                                              ChannelClock& clock, sdk::HostLog log);
   ~DesktopChannel();
 
   DesktopChannel(const DesktopChannel&) = delete;
@@ -62,44 +62,39 @@ class DesktopChannel : public std::enable_shared_from_this<DesktopChannel> {
   // Ends the agent (stdin closed) and fails whatever is pending with `why`.
   void close(const OpFailure& why);
 
- private:
-  enum class State { kClosed, kStarting, kOpen };
+  // Use make().
+  DesktopChannel(std::shared_ptr<AgentComputer> computer, ChannelClock& clock, sdk::HostLog log);
 
+ private:
   struct Pending {
     std::string line;  // the request, serialised, with its newline
     std::string action;
     std::chrono::milliseconds deadline{0};
     Callback<nlohmann::json> done;
-    std::unique_ptr<engine::LoopTimer> timer;
+    std::unique_ptr<ChannelTimer> timer;
     bool written = false;
   };
 
+  void connect();
   void start_agent();
-  void on_exec_created(Expected<std::string> exec_id);
-  void on_output(engine::StreamKind kind, std::string_view bytes);
+  void on_stdout(std::string_view bytes);
   void on_stdout_line(std::string_view line);
-  void on_stderr_line(std::string_view line);
   void on_ready();
   void on_reply(const nlohmann::json& reply);
-  void on_stream_end(engine::Result<void> end);
+  void on_start_failed(const StartFailure& failure);
+  void on_ended(const AgentStreamEnd& end);
   void on_deadline(std::uint64_t ticket);
   void write_pending();
   void fail_all(const OpFailure& why);
   void reset(const OpFailure& why, bool kill_agent);
-  OpFailure start_failure(const std::string& engine_text,
-                          std::optional<std::int64_t> exit_code) const;
+  OpFailure start_failure(const StartFailure& failure) const;
+  const std::string& computer_id() const { return computer_->computer_id(); }
 
-  BackendContext& ctx_;
-  const std::string computer_id_;
-  const std::string container_;
-  State state_ = State::kClosed;
-  std::shared_ptr<CancelScope> scope_;
-  std::string exec_id_;
-  std::unique_ptr<engine::ExecStream> stream_;
-  std::unique_ptr<engine::LoopTimer> ready_timer_;
+  const std::shared_ptr<AgentComputer> computer_;
+  ChannelClock& clock_;
+  const sdk::HostLog log_;
+  std::shared_ptr<AgentConnection> connection_;
   std::string stdout_buffer_;
-  std::string stderr_buffer_;
-  std::string early_output_;  // what the engine or the agent said before the ready line
   std::uint64_t next_ticket_ = 1;
   std::map<std::uint64_t, Pending> pending_;  // ordered: requests are written in ticket order
 };
@@ -112,4 +107,4 @@ std::chrono::milliseconds desktop_action_deadline(const nlohmann::json& request)
 // The status a desktop agent error code maps to ("invalid_argument" -> VC_E_INVALID_ARGUMENT).
 vc_status desktop_agent_status(std::string_view code);
 
-}  // namespace vc::container
+}  // namespace vc::agent_channel

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace vc::container {
+namespace vc::agent_channel {
 
 struct AgentHello {
   std::string version;  // "" when absent
@@ -29,4 +29,4 @@ std::optional<AgentExit> parse_agent_exit(std::string_view payload);
 // The "message" of an error frame, or the payload itself when it has none.
 std::string agent_error_message(std::string_view payload);
 
-}  // namespace vc::container
+}  // namespace vc::agent_channel

@@ -1,21 +1,16 @@
-// desktop_channel.cpp — one long-lived exec of the desktop agent, one JSON line per message.
-#include "desktop_channel.h"
+// desktop_channel.cpp — one long-lived desktop agent process, one JSON line per message.
+#include <vc_agent_channel/desktop_channel.h>
 
 #include <algorithm>
 #include <utility>
 
-#include "computer_naming.h"
-#include "helper_exec.h"
-#include "process_group_kill.h"
-
-namespace vc::container {
+namespace vc::agent_channel {
 namespace {
 
 constexpr std::chrono::seconds kReadyTimeout{10};
 // A screenshot of a busy 1280x800 screen is at most a few MiB of base64; a line far beyond
 // that is not the agent speaking.
 constexpr std::size_t kMaxReplyLine = 48 * 1024 * 1024;
-constexpr std::size_t kMaxStderrLine = 4096;
 constexpr std::size_t kEarlyOutputKept = 2048;
 
 bool mentions(std::string_view text, std::string_view what) {
@@ -50,11 +45,48 @@ std::chrono::milliseconds desktop_action_deadline(const nlohmann::json& request)
   return std::chrono::milliseconds(kBase + std::min(extra, kCap));
 }
 
-DesktopChannel::DesktopChannel(BackendContext& ctx, std::string computer_id)
-    : ctx_(ctx), computer_id_(std::move(computer_id)), container_(container_name(computer_id_)) {}
+std::shared_ptr<DesktopChannel> DesktopChannel::make(std::shared_ptr<AgentComputer> computer,
+                                                     ChannelClock& clock, sdk::HostLog log) {
+  auto channel = std::make_shared<DesktopChannel>(std::move(computer), clock, log);
+  channel->connect();
+  return channel;
+}
 
-DesktopChannel::~DesktopChannel() {
-  if (stream_) stream_->abort();
+DesktopChannel::DesktopChannel(std::shared_ptr<AgentComputer> computer, ChannelClock& clock,
+                               sdk::HostLog log)
+    : computer_(std::move(computer)), clock_(clock), log_(log) {}
+
+DesktopChannel::~DesktopChannel() = default;
+
+void DesktopChannel::connect() {
+  std::weak_ptr<DesktopChannel> weak = weak_from_this();
+  AgentConnectionOptions options;
+  options.log_name = "desktop agent of " + computer_id();
+  options.greeting_deadline = kReadyTimeout;
+  options.early_output_kept = kEarlyOutputKept;
+  options.stderr_at_info = true;
+  AgentConnectionHandlers handlers;
+  handlers.on_stdout = [weak](std::string_view bytes) {
+    if (auto self = weak.lock()) self->on_stdout(bytes);
+  };
+  handlers.on_start_failed = [weak](const StartFailure& failure) {
+    if (auto self = weak.lock()) self->on_start_failed(failure);
+  };
+  handlers.on_greeting_timeout = [weak](const std::string& said) {
+    auto self = weak.lock();
+    if (!self) return;
+    self->reset(OpFailure{VC_E_TIMEOUT,
+                          "The desktop agent of computer " + self->computer_id() +
+                              " did not become ready within 10 s." +
+                              (said.empty() ? "" : " It said: " + said),
+                          nlohmann::json{{"code", "desktop.agent_not_ready"}}},
+                /*kill_agent=*/true);
+  };
+  handlers.on_ended = [weak](const AgentStreamEnd& end) {
+    if (auto self = weak.lock()) self->on_ended(end);
+  };
+  connection_ = AgentConnection::make(computer_, clock_, log_, std::move(options),
+                                      std::move(handlers));
 }
 
 std::uint64_t DesktopChannel::send(nlohmann::json request, std::chrono::milliseconds deadline,
@@ -66,16 +98,16 @@ std::uint64_t DesktopChannel::send(nlohmann::json request, std::chrono::millisec
   pending.line = request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   pending.deadline = deadline;
   pending.done = std::move(done);
-  pending.timer = std::make_unique<engine::LoopTimer>(ctx_.loop);
+  pending.timer = clock_.make_timer();
   std::weak_ptr<DesktopChannel> weak = weak_from_this();
   pending.timer->start(deadline, [weak, ticket] {
     if (auto self = weak.lock()) self->on_deadline(ticket);
   });
   pending_.emplace(ticket, std::move(pending));
 
-  if (state_ == State::kClosed) {
+  if (connection_->state() == AgentConnection::State::kClosed) {
     start_agent();
-  } else if (state_ == State::kOpen) {
+  } else if (connection_->state() == AgentConnection::State::kOpen) {
     write_pending();
   }
   return ticket;
@@ -92,97 +124,42 @@ void DesktopChannel::withdraw(std::uint64_t ticket) {
 void DesktopChannel::close(const OpFailure& why) { reset(why, /*kill_agent=*/false); }
 
 void DesktopChannel::start_agent() {
-  state_ = State::kStarting;
-  scope_ = CancelScope::make();
   stdout_buffer_.clear();
-  stderr_buffer_.clear();
-  early_output_.clear();
-  nlohmann::json body = {{"AttachStdin", true},
-                         {"AttachStdout", true},
-                         {"AttachStderr", true},
-                         {"Tty", false},
-                         {"User", kDesktopAgentUser},
-                         {"Env", {"DISPLAY=:99", "HOME=/home/computer", "USER=computer"}},
-                         {"WorkingDir", "/workspace"},
-                         {"Cmd", {kDesktopAgentPath}}};
-  std::weak_ptr<DesktopChannel> weak = weak_from_this();
-  auto scope = scope_;
-  create_exec(ctx_, scope_, container_, body, [weak, scope](Expected<std::string> exec_id) {
-    auto self = weak.lock();
-    if (!self || scope != self->scope_) return;  // closed meanwhile
-    self->on_exec_created(std::move(exec_id));
-  });
+  AgentLaunch launch;
+  launch.argv = {kDesktopAgentPath};
+  launch.user = kDesktopAgentUser;
+  launch.environment = {"DISPLAY=:99", "HOME=/home/computer", "USER=computer"};
+  launch.working_directory = "/workspace";
+  connection_->start(std::move(launch));
 }
 
-void DesktopChannel::on_exec_created(Expected<std::string> exec_id) {
-  if (!exec_id.ok()) {
-    OpFailure failure = exec_id.error();
-    if (failure.status == VC_E_COMPUTER_STOPPED) {
-      failure.status = VC_E_UNAVAILABLE;
-      failure.message = "Computer " + computer_id_ +
-                        " is not running, so its desktop cannot be driven. " + failure.message;
+void DesktopChannel::on_start_failed(const StartFailure& failure) {
+  if (failure.refused) {
+    OpFailure refused = *failure.refused;
+    if (refused.status == VC_E_COMPUTER_STOPPED) {
+      refused.status = VC_E_UNAVAILABLE;
+      refused.message = "Computer " + computer_id() +
+                        " is not running, so its desktop cannot be driven. " + refused.message;
     }
-    return reset(failure, /*kill_agent=*/false);
+    return reset(refused, /*kill_agent=*/false);
   }
-  exec_id_ = exec_id.value();
-  std::weak_ptr<DesktopChannel> weak = weak_from_this();
-  auto scope = scope_;
-  engine::ExecStartOptions options;
-  options.tty = false;
-  engine::ExecStreamCallbacks callbacks;
-  callbacks.on_output = [weak, scope](engine::StreamKind kind, std::string_view bytes) {
-    auto self = weak.lock();
-    if (self && scope == self->scope_) self->on_output(kind, bytes);
-  };
-  callbacks.on_end = [weak, scope](engine::Result<void> end) {
-    auto self = weak.lock();
-    if (self && scope == self->scope_) self->on_stream_end(std::move(end));
-  };
-  stream_ = ctx_.client.start_exec(exec_id_, options, std::move(callbacks));
-  ready_timer_ = std::make_unique<engine::LoopTimer>(ctx_.loop);
-  ready_timer_->start(kReadyTimeout, [weak, scope] {
-    auto self = weak.lock();
-    if (!self || scope != self->scope_ || self->state_ != State::kStarting) return;
-    self->reset(OpFailure{VC_E_TIMEOUT,
-                          "The desktop agent of computer " + self->computer_id_ +
-                              " did not become ready within 10 s." +
-                              (self->early_output_.empty() ? ""
-                                                           : " It said: " + self->early_output_),
-                          nlohmann::json{{"code", "desktop.agent_not_ready"}}},
-                /*kill_agent=*/true);
-  });
+  reset(start_failure(failure), /*kill_agent=*/false);
 }
 
-void DesktopChannel::on_output(engine::StreamKind kind, std::string_view bytes) {
-  const bool is_stdout = kind == engine::StreamKind::kStdout;
-  std::string& buffer = is_stdout ? stdout_buffer_ : stderr_buffer_;
-  if (state_ == State::kStarting && early_output_.size() < kEarlyOutputKept) {
-    early_output_.append(bytes.substr(0, kEarlyOutputKept - early_output_.size()));
-  }
-  buffer.append(bytes);
+void DesktopChannel::on_stdout(std::string_view bytes) {
+  stdout_buffer_.append(bytes);
   std::size_t start = 0;
   for (;;) {
-    const std::size_t newline = buffer.find('\n', start);
+    const std::size_t newline = stdout_buffer_.find('\n', start);
     if (newline == std::string::npos) break;
-    std::string_view line(buffer.data() + start, newline - start);
-    if (is_stdout) {
-      on_stdout_line(line);
-    } else {
-      on_stderr_line(line);
-    }
-    if (state_ == State::kClosed) return;  // a line reset the channel (buffer cleared)
+    on_stdout_line(std::string_view(stdout_buffer_.data() + start, newline - start));
+    if (connection_->state() == AgentConnection::State::kClosed) return;  // a line reset it
     start = newline + 1;
   }
-  buffer.erase(0, start);
-  const std::size_t cap = is_stdout ? kMaxReplyLine : kMaxStderrLine;
-  if (buffer.size() > cap) {
-    if (!is_stdout) {
-      on_stderr_line(buffer);
-      buffer.clear();
-      return;
-    }
+  stdout_buffer_.erase(0, start);
+  if (stdout_buffer_.size() > kMaxReplyLine) {
     reset(OpFailure{VC_E_FAILED,
-                    "The desktop agent of computer " + computer_id_ +
+                    "The desktop agent of computer " + computer_id() +
                         " sent a reply line longer than 48 MiB; the agent was restarted.",
                     nlohmann::json{{"code", "desktop.protocol_error"}}},
           /*kill_agent=*/true);
@@ -193,10 +170,10 @@ void DesktopChannel::on_stdout_line(std::string_view line) {
   if (line.empty()) return;
   nlohmann::json message = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (!message.is_object()) {
-    ctx_.log.warn("desktop agent of " + computer_id_ + " wrote a line that is not a JSON object");
+    log_.warn("desktop agent of " + computer_id() + " wrote a line that is not a JSON object");
     return;
   }
-  if (state_ == State::kStarting) {
+  if (connection_->state() == AgentConnection::State::kStarting) {
     auto ready = message.find("ready");
     if (ready != message.end() && ready->is_boolean() && ready->get<bool>()) on_ready();
     return;
@@ -204,15 +181,8 @@ void DesktopChannel::on_stdout_line(std::string_view line) {
   on_reply(message);
 }
 
-void DesktopChannel::on_stderr_line(std::string_view line) {
-  if (line.empty()) return;
-  ctx_.log.info("desktop agent of " + computer_id_ + ": " + std::string(line));
-}
-
 void DesktopChannel::on_ready() {
-  state_ = State::kOpen;
-  ready_timer_.reset();
-  early_output_.clear();
+  connection_->greeted();
   write_pending();
 }
 
@@ -220,17 +190,15 @@ void DesktopChannel::write_pending() {
   for (auto& [ticket, pending] : pending_) {
     if (pending.written) continue;
     pending.written = true;
-    stream_->write_stdin(pending.line);
-    pending.line.clear();
-    pending.line.shrink_to_fit();
+    connection_->write(std::move(pending.line));
+    pending.line = std::string();
   }
 }
-
 void DesktopChannel::on_reply(const nlohmann::json& reply) {
   auto id = reply.find("id");
   if (id == reply.end() || !id->is_number_unsigned()) {
     if (reply.contains("error") && reply["error"].is_string()) {
-      ctx_.log.warn("desktop agent of " + computer_id_ +
+      log_.warn("desktop agent of " + computer_id() +
                     " refused a line: " + reply["error"].get<std::string>());
     }
     return;
@@ -255,46 +223,33 @@ void DesktopChannel::on_reply(const nlohmann::json& reply) {
                  nlohmann::json{{"code", "desktop." + code}}});
 }
 
-void DesktopChannel::on_stream_end(engine::Result<void> end) {
-  stream_.reset();
-  if (state_ == State::kStarting) {
-    // The engine says why in the stream (Docker), in its refusal of the start, or only through
-    // the exit code (127 no such file, 126 not executable, 255 no such user).
-    // Podman refuses the start itself (HTTP 500 "unable to find user ...").
-    if (!end.ok()) early_output_ += end.error().message;
-    std::weak_ptr<DesktopChannel> weak = weak_from_this();
-    auto scope = scope_;
-    return inspect_exec(ctx_, scope_, exec_id_, 5, [weak, scope](Expected<ExecState> state) {
-      auto self = weak.lock();
-      if (!self || scope != self->scope_) return;
-      const std::optional<std::int64_t> code =
-          state.ok() ? state.value().exit_code : std::optional<std::int64_t>();
-      self->reset(self->start_failure(self->early_output_, code), /*kill_agent=*/false);
-    });
-  }
-  std::string why = end.ok() ? "its output ended" : end.error().message;
+void DesktopChannel::on_ended(const AgentStreamEnd& end) {
+  const std::string why = end.broke.empty() ? "its output ended" : end.broke;
   reset(OpFailure{VC_E_UNAVAILABLE,
-                  "The desktop agent of computer " + computer_id_ + " stopped (" + why +
+                  "The desktop agent of computer " + computer_id() + " stopped (" + why +
                       "), for example because the computer restarted; the next desktop action "
                       "starts it again.",
                   nlohmann::json{{"code", "desktop.agent_stopped"}, {"retryable", true}}},
         /*kill_agent=*/false);
 }
 
-OpFailure DesktopChannel::start_failure(const std::string& engine_text,
-                                        std::optional<std::int64_t> exit_code) const {
+// The engine's words, or only the exit code (127 no such file, 126 not executable, 255 no such
+// user), tell a computer without the agent from an agent that failed.
+OpFailure DesktopChannel::start_failure(const StartFailure& failure) const {
+  const std::string& engine_text = failure.said;
+  const auto exit_code = failure.exit_code;
   const bool cannot_run = exit_code == 126 || exit_code == 127 || exit_code == 255;
   if (cannot_run || mentions(engine_text, "no such file") || mentions(engine_text, "not found") ||
       mentions(engine_text, "unable to find user") || mentions(engine_text, "no matching entries")) {
     return OpFailure{VC_E_UNSUPPORTED,
-                     "Computer " + computer_id_ +
+                     "Computer " + computer_id() +
                          " has no desktop agent (" + kDesktopAgentPath +
                          " as user computer): the desktop tools need a computer made from the "
                          "bundled desktop image.",
                      nlohmann::json{{"code", "desktop.no_agent"}}};
   }
   return OpFailure{VC_E_UNAVAILABLE,
-                   "The desktop agent of computer " + computer_id_ + " ended before it was ready." +
+                   "The desktop agent of computer " + computer_id() + " ended before it was ready." +
                        (engine_text.empty() ? std::string() : " It said: " + engine_text),
                    nlohmann::json{{"code", "desktop.agent_not_ready"}}};
 }
@@ -313,7 +268,7 @@ void DesktopChannel::on_deadline(std::uint64_t ticket) {
                  nlohmann::json{{"code", "desktop.timeout"}}});
   // The agent handles one request at a time: one that overran blocks every other.
   reset(OpFailure{VC_E_UNAVAILABLE,
-                  "The desktop agent of computer " + computer_id_ +
+                  "The desktop agent of computer " + computer_id() +
                       " was restarted because an earlier action hung; try again.",
                   nlohmann::json{{"code", "desktop.agent_restarted"}, {"retryable", true}}},
         /*kill_agent=*/true);
@@ -326,22 +281,9 @@ void DesktopChannel::fail_all(const OpFailure& why) {
 }
 
 void DesktopChannel::reset(const OpFailure& why, bool kill_agent) {
-  if (kill_agent && !exec_id_.empty() && !ctx_.shutting_down) {
-    kill_exec_process_group(ctx_, exec_id_, container_, [](KillPath) {});
-  }
-  if (scope_) scope_->cancel();
-  scope_.reset();
-  if (stream_) {
-    stream_->close_stdin();
-    stream_->abort();
-    stream_.reset();
-  }
-  ready_timer_.reset();
-  exec_id_.clear();
+  connection_->close(kill_agent);
   stdout_buffer_.clear();
-  stderr_buffer_.clear();
-  state_ = State::kClosed;
   fail_all(why);
 }
 
-}  // namespace vc::container
+}  // namespace vc::agent_channel

@@ -1,11 +1,11 @@
 // plugin_files.cpp — plugin_directory() through dladdr().
-#include "plugin_files.h"
+#include <vc_agent_channel/plugin_files.h>
 
 #include <dlfcn.h>
 
 #include <system_error>
 
-namespace vc::container {
+namespace vc::agent_channel {
 namespace {
 
 // Any function of this module: dladdr() maps it to the plugin file that holds it.
@@ -25,4 +25,4 @@ std::optional<std::filesystem::path> plugin_directory() {
   return file.parent_path();
 }
 
-}  // namespace vc::container
+}  // namespace vc::agent_channel

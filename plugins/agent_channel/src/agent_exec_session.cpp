@@ -1,12 +1,9 @@
 // agent_exec_session.cpp — a command through the exec agent, from start frame to result.
-#include "agent_exec_session.h"
+#include <vc_agent_channel/agent_exec_session.h>
 
 #include <utility>
 
-#include "computer_naming.h"
-#include "engine_failure.h"
-
-namespace vc::container {
+namespace vc::agent_channel {
 namespace {
 
 // How long the agent may take beyond the command's own timeout to end it, and to answer a
@@ -16,15 +13,17 @@ constexpr std::chrono::seconds kCancelSlack{5};
 
 }  // namespace
 
-AgentExecSession::AgentExecSession(BackendContext& ctx, std::shared_ptr<ComputerRecord> record,
-                                   std::shared_ptr<ExecAgentChannel> channel, sdk::ExecRequest request,
+AgentExecSession::AgentExecSession(ChannelClock& clock, sdk::HostLog log,
+                                   std::shared_ptr<ExecAgentChannel> channel,
+                                   std::unique_ptr<CommandEnding> ending,
+                                   sdk::ExecRequest request, std::string shell,
                                    std::string stdin_bytes, ExecOutput::Emit emit,
                                    Callback<nlohmann::json> done)
-    : ctx_(ctx), record_(std::move(record)), channel_(std::move(channel)),
-      request_(std::move(request)), stdin_bytes_(std::move(stdin_bytes)), done_(std::move(done)) {
-  scene_ = CommandScene{record_, request_.computer_id, container_name(request_.computer_id), 0};
+    : clock_(clock), log_(log), channel_(std::move(channel)), ending_(std::move(ending)),
+      request_(std::move(request)), shell_(std::move(shell)), stdin_bytes_(std::move(stdin_bytes)),
+      done_(std::move(done)) {
   output_ = std::make_shared<ExecOutput>(
-      ctx_.loop, ctx_.log, "exec in container " + scene_.container, std::move(emit),
+      clock_, log_, "exec in computer " + request_.computer_id, std::move(emit),
       request_.output_limit, [this](ExecOutput::Stop why) {
         stop(why == ExecOutput::Stop::kOutputLimit ? StopReason::kOutputLimit
                                                    : StopReason::kHostGone);
@@ -36,14 +35,25 @@ AgentExecSession::~AgentExecSession() = default;
 void AgentExecSession::start() {
   keep_alive_ = shared_from_this();
   started_at_ = std::chrono::steady_clock::now();
-  scene_.stop_generation_at_start = record_->stop_generation();
+  ending_->started();
 
-  nlohmann::json start = {{"argv", request_.resolved_argv(record_->shell)},
+  nlohmann::json start = {{"argv", request_.resolved_argv(shell_)},
                           {"timeout_ms", request_.timeout_ms},
                           {"output_limit", request_.output_limit},
                           {"stdin", !stdin_bytes_.empty()}};
   if (request_.working_directory) start["cwd"] = *request_.working_directory;
+  id_ = channel_->start_command(start, stdin_bytes_, events());
+  stdin_bytes_.clear();
+  stdin_bytes_.shrink_to_fit();
 
+  std::weak_ptr<AgentExecSession> weak = weak_from_this();
+  stuck_timer_ = clock_.make_timer();
+  stuck_timer_->start(std::chrono::milliseconds(request_.timeout_ms) + kTimeoutSlack, [weak] {
+    if (auto self = weak.lock()) self->on_agent_stuck();
+  });
+}
+
+ExecAgentChannel::CommandEvents AgentExecSession::events() {
   std::weak_ptr<AgentExecSession> weak = weak_from_this();
   ExecAgentChannel::CommandEvents events;
   events.output = [weak](vc_stream stream, std::string_view bytes) {
@@ -59,14 +69,7 @@ void AgentExecSession::start() {
   events.lost = [weak](const std::string& why) {
     if (auto self = weak.lock()) self->on_lost(why);
   };
-  id_ = channel_->start_command(start, stdin_bytes_, std::move(events));
-  stdin_bytes_.clear();
-  stdin_bytes_.shrink_to_fit();
-
-  stuck_timer_ = std::make_unique<engine::LoopTimer>(ctx_.loop);
-  stuck_timer_->start(std::chrono::milliseconds(request_.timeout_ms) + kTimeoutSlack, [weak] {
-    if (auto self = weak.lock()) self->on_agent_stuck();
-  });
+  return events;
 }
 
 void AgentExecSession::cancel() { stop(StopReason::kCancelled); }
@@ -102,37 +105,39 @@ void AgentExecSession::conclude(const AgentExit& exit) {
     return finish(exec_result(exit_code, "output_limit_exceeded", duration));
   }
   if (outcome == "timed_out") return finish(exec_result(exit_code, "timed_out", duration));
-  if (outcome == "start_failed") {
-    const std::string& code = exit.error_code;
-    if (code == "cwd_missing" && request_.working_directory) {
-      return finish(OpFailure{VC_E_INVALID_ARGUMENT,
-                              "Working directory '" + *request_.working_directory +
-                                  "' does not exist.",
-                              error_details(ctx_.profile, "working_directory_missing", false)});
-    }
-    return finish(OpFailure{code == "cwd_unusable" ? VC_E_INVALID_ARGUMENT : VC_E_FAILED,
-                            "The command could not start in computer " + request_.computer_id +
-                                ": " + exit.error,
-                            error_details(ctx_.profile, "exec_start_failed", false)});
-  }
+  if (outcome == "start_failed") return conclude_start_failed(exit);
   if (outcome != "exited" || exit_code < 0) {
     return on_lost("the exec agent reported outcome '" + outcome + "'");
   }
   if (exit_code != 0) {
     // The original's death check: the command may have failed because the computer went away.
-    return conclude_failed_command(ctx_, scene_, exit_code, duration, std::string(), nullptr,
-                                   [self = shared_from_this()](Expected<nlohmann::json> result) {
-                                     self->finish(std::move(result));
-                                   });
+    return ending_->conclude_failed(exit_code, duration, std::string(),
+                                    [self = shared_from_this()](Expected<nlohmann::json> result) {
+                                      self->finish(std::move(result));
+                                    });
   }
   finish(exec_result(exit_code, "exited", duration));
+}
+
+void AgentExecSession::conclude_start_failed(const AgentExit& exit) {
+  const std::string& code = exit.error_code;
+  if (code == "cwd_missing" && request_.working_directory) {
+    return finish(OpFailure{VC_E_INVALID_ARGUMENT,
+                            "Working directory '" + *request_.working_directory +
+                                "' does not exist.",
+                            ending_->error_details("working_directory_missing")});
+  }
+  finish(OpFailure{code == "cwd_unusable" ? VC_E_INVALID_ARGUMENT : VC_E_FAILED,
+                   "The command could not start in computer " + request_.computer_id + ": " +
+                       exit.error,
+                   ending_->error_details("exec_start_failed")});
 }
 
 void AgentExecSession::on_refused(const std::string& message) {
   finish(OpFailure{VC_E_FAILED,
                    "The exec agent of computer " + request_.computer_id +
                        " refused the command: " + message,
-                   error_details(ctx_.profile, "exec_agent_refused", false)});
+                   ending_->error_details("exec_agent_refused")});
 }
 
 void AgentExecSession::on_lost(const std::string& why) {
@@ -141,16 +146,16 @@ void AgentExecSession::on_lost(const std::string& why) {
   if (stop_reason_ == StopReason::kCancelled || stop_reason_ == StopReason::kHostGone) {
     return finish(cancelled_failure());
   }
-  conclude_failed_command(ctx_, scene_, -1, elapsed_ms(), why, nullptr,
-                          [self = shared_from_this()](Expected<nlohmann::json> result) {
-                            self->finish(std::move(result));
-                          });
+  ending_->conclude_failed(-1, elapsed_ms(), why,
+                           [self = shared_from_this()](Expected<nlohmann::json> result) {
+                             self->finish(std::move(result));
+                           });
 }
 
 void AgentExecSession::on_agent_stuck() {
   if (done_ == nullptr) return;
-  ctx_.log.warn("The exec agent of computer " + request_.computer_id +
-                " did not end a command in time; it is restarted");
+  log_.warn("The exec agent of computer " + request_.computer_id +
+            " did not end a command in time; it is restarted");
   // reset() tells every command of the channel, this one included (on_lost).
   channel_->reset("the exec agent did not end the command in time and was restarted",
                   /*kill=*/true);
@@ -173,4 +178,4 @@ std::int64_t AgentExecSession::elapsed_ms() const {
       .count();
 }
 
-}  // namespace vc::container
+}  // namespace vc::agent_channel

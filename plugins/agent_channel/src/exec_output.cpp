@@ -1,9 +1,9 @@
 // exec_output.cpp — the output limit and the host's backpressure, for every exec path.
-#include "exec_output.h"
+#include <vc_agent_channel/exec_output.h>
 
 #include <chrono>
 
-namespace vc::container {
+namespace vc::agent_channel {
 namespace {
 
 // Retry delay when the host answers VC_E_BACKPRESSURE.
@@ -13,9 +13,9 @@ constexpr std::uint64_t kMaxHeldBytes = 64ull << 20;
 
 }  // namespace
 
-ExecOutput::ExecOutput(engine::EngineLoop& loop, sdk::HostLog log, std::string what, Emit emit,
+ExecOutput::ExecOutput(ChannelClock& clock, sdk::HostLog log, std::string what, Emit emit,
                        std::uint64_t limit, std::function<void(Stop)> on_stop)
-    : loop_(loop), log_(log), what_(std::move(what)), emit_(std::move(emit)), limit_(limit),
+    : clock_(clock), log_(log), what_(std::move(what)), emit_(std::move(emit)), limit_(limit),
       on_stop_(std::move(on_stop)) {}
 
 ExecOutput::~ExecOutput() = default;
@@ -52,7 +52,7 @@ void ExecOutput::deliver(vc_stream stream, std::string_view bytes) {
 }
 
 void ExecOutput::retry_later() {
-  if (!retry_timer_) retry_timer_ = std::make_unique<engine::LoopTimer>(loop_);
+  if (!retry_timer_) retry_timer_ = clock_.make_timer();
   if (retry_timer_->active()) return;
   std::weak_ptr<ExecOutput> weak = weak_from_this();
   retry_timer_->start(kBackpressureRetry, [weak] {
@@ -96,4 +96,4 @@ void ExecOutput::stop(Stop why) {
   if (on_stop_) on_stop_(why);
 }
 
-}  // namespace vc::container
+}  // namespace vc::agent_channel

@@ -9,7 +9,7 @@
 //  - The host answering VC_NOTE_TRUNCATED counts as the output limit; any other refusal means
 //    nobody reads the output any more (kHostGone).
 //
-// EngineLoop thread only.
+// Thread rule: the channel's thread (channel_clock.h).
 #pragma once
 
 #include <cstdint>
@@ -21,11 +21,11 @@
 #include <utility>
 
 #include <vc-backend-1/vc_op.h>
-#include <vc_engine/engine_loop.h>
-
 #include <vc-backend-1/cpp/host_log.h>
 
-namespace vc::container {
+#include "channel_clock.h"
+
+namespace vc::agent_channel {
 
 class ExecOutput : public std::enable_shared_from_this<ExecOutput> {
  public:
@@ -34,7 +34,7 @@ class ExecOutput : public std::enable_shared_from_this<ExecOutput> {
   using Emit = std::function<vc_status(vc_stream stream, std::string_view bytes)>;
 
   // `limit` 0 = none. `on_stop` runs at most once; `what` names the command in the log.
-  ExecOutput(engine::EngineLoop& loop, sdk::HostLog log, std::string what, Emit emit,
+  ExecOutput(ChannelClock& clock, sdk::HostLog log, std::string what, Emit emit,
              std::uint64_t limit, std::function<void(Stop)> on_stop);
   ~ExecOutput();
 
@@ -57,7 +57,7 @@ class ExecOutput : public std::enable_shared_from_this<ExecOutput> {
   void retry_later();
   void stop(Stop why);
 
-  engine::EngineLoop& loop_;
+  ChannelClock& clock_;
   const sdk::HostLog log_;
   const std::string what_;
   Emit emit_;
@@ -69,7 +69,7 @@ class ExecOutput : public std::enable_shared_from_this<ExecOutput> {
   std::deque<std::pair<vc_stream, std::string>> held_;  // refused with VC_E_BACKPRESSURE
   std::uint64_t held_bytes_ = 0;
   std::function<void()> on_delivered_;
-  std::unique_ptr<engine::LoopTimer> retry_timer_;
+  std::unique_ptr<ChannelTimer> retry_timer_;
 };
 
-}  // namespace vc::container
+}  // namespace vc::agent_channel

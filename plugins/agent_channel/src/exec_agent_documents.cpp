@@ -1,9 +1,9 @@
 // exec_agent_documents.cpp — reading the agent's hello, exit and error documents.
-#include "exec_agent_documents.h"
+#include <vc_agent_channel/exec_agent_documents.h>
 
 #include <nlohmann/json.hpp>
 
-namespace vc::container {
+namespace vc::agent_channel {
 namespace {
 
 std::optional<nlohmann::json> object_of(std::string_view payload) {
@@ -55,4 +55,4 @@ std::string agent_error_message(std::string_view payload) {
   return message.empty() ? std::string(payload) : message;
 }
 
-}  // namespace vc::container
+}  // namespace vc::agent_channel
