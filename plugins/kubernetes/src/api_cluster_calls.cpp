@@ -14,6 +14,8 @@
 #include "api_client.h"
 #include "api_loop.h"
 #include "api_watch.h"
+#include "agent_transport.h"
+#include "api_loop_clock.h"
 #include "exec_stream.h"
 #include "kubeconfig.h"
 
@@ -91,14 +93,15 @@ class EventQueue {
   std::size_t queued_bytes_ = 0;
 };
 
-class ApiClusterCalls final : public ClusterCalls {
+class ApiClusterCalls final : public ClusterCalls, public AgentTransport {
  public:
   ApiClusterCalls(std::unique_ptr<ApiLoop> loop, ApiEndpoint endpoint,
                   std::unique_ptr<ApiClient> client, std::string name_space)
       : loop_(std::move(loop)),
         endpoint_(std::move(endpoint)),
         client_(std::move(client)),
-        name_space_(std::move(name_space)) {}
+        name_space_(std::move(name_space)),
+        clock_(*loop_) {}
 
   ~ApiClusterCalls() override {
     client_.reset();  // its calls in flight end as cancelled
@@ -187,6 +190,14 @@ class ApiClusterCalls final : public ClusterCalls {
 
   ApiExpected<ExecResult> exec(const ExecCall& call, sdk::CancelScope& scope) override;
 
+  AgentTransport* agent_transport() override { return this; }
+  void post(std::function<void()> task) override { loop_->post(std::move(task)); }
+  agent_channel::ChannelClock& clock() override { return clock_; }
+  std::shared_ptr<ExecStream> start_exec(ExecRequest request, ExecCallbacks callbacks) override {
+    request.namespace_name = name_space_;
+    return ExecStream::start(*loop_, endpoint_, std::move(request), std::move(callbacks));
+  }
+
  private:
   ApiExpected<ApiResponse> call(ApiRequest request, sdk::CancelScope& scope) {
     if (scope.cancelled()) return cancelled_error();
@@ -207,6 +218,7 @@ class ApiClusterCalls final : public ClusterCalls {
   ApiEndpoint endpoint_;
   std::unique_ptr<ApiClient> client_;
   std::string name_space_;
+  ApiLoopClock clock_;
 };
 
 // --- watch_pod ----------------------------------------------------------------------------------

@@ -28,6 +28,8 @@
 
 namespace vc::kubernetes {
 
+class AgentTransport;  // agent_transport.h
+
 // A kind of object in the namespace, as the URL names it.
 enum class ObjectKind { pod, persistent_volume_claim, network_policy };
 
@@ -89,6 +91,9 @@ class ClusterCalls {
       const std::function<bool(const nlohmann::json* pod)>& on_pod, sdk::CancelScope& scope) = 0;
   // Runs a command in a container of a pod through the API's exec.
   virtual ApiExpected<ExecResult> exec(const ExecCall& call, sdk::CancelScope& scope) = 0;
+  // The long-lived exec streams the in-computer agents use (agent_transport.h); nullptr where
+  // there are none (a fake cluster), and commands then run one exec each.
+  virtual AgentTransport* agent_transport() { return nullptr; }
 };
 
 }  // namespace vc::kubernetes

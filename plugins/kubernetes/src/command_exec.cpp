@@ -61,6 +61,18 @@ class PidLine {
 
 }  // namespace
 
+OpResult conclude_lost_command(ComputerFlows& flows, const std::string& computer_id,
+                               const sdk::OpFailure& lost) {
+  sdk::CancelScope look;
+  auto pod = flows.running_pod(computer_id, look);
+  if (!pod && pod.error().status != VC_E_UNAVAILABLE) {
+    return OpResult::error(VC_E_COMPUTER_DIED, "The computer " + computer_id +
+                                                   " stopped during the command: " +
+                                                   pod.error().message);
+  }
+  return OpResult::failed(lost);
+}
+
 std::vector<std::string> api_exec_argv(const CommandScene& scene, const sdk::ExecRequest& request,
                                        std::size_t stdin_size) {
   std::vector<std::string> argv = {"/bin/sh", "-c", kPrologue, "vc-exec",
@@ -113,14 +125,7 @@ OpResult run_command_by_api_exec(ClusterCalls& calls, ComputerFlows& flows,
       return OpResult::cancelled();
     }
     // The stream broke: the computer's death, when it went away.
-    sdk::CancelScope look;
-    auto pod = flows.running_pod(request.computer_id, look);
-    if (!pod && pod.error().status != VC_E_UNAVAILABLE) {
-      return OpResult::error(VC_E_COMPUTER_DIED,
-                             "The computer " + request.computer_id +
-                                 " stopped during the command: " + pod.error().message);
-    }
-    return OpResult::failed(failure_of(result.error()));
+    return conclude_lost_command(flows, request.computer_id, failure_of(result.error()));
   }
   const ExecResult& ended = result.value();
   if (ended.deadline_passed || over_limit || listener_gone) {

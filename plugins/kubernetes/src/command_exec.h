@@ -44,6 +44,11 @@ sdk::OpResult run_command_by_api_exec(ClusterCalls& calls, ComputerFlows& flows,
                                       std::string_view stdin_bytes, const EmitOutput& emit,
                                       sdk::CancelScope& scope);
 
+// A command whose output stream ended under it (`lost`): the computer's death
+// (VC_E_COMPUTER_DIED) when its pod is gone or not running any more, else `lost` itself.
+sdk::OpResult conclude_lost_command(ComputerFlows& flows, const std::string& computer_id,
+                                    const sdk::OpFailure& lost);
+
 // The argv the prologue runs `request`'s command with (exposed for tests).
 std::vector<std::string> api_exec_argv(const CommandScene& scene,
                                        const sdk::ExecRequest& request, std::size_t stdin_size);

@@ -71,13 +71,6 @@ vc_status KubernetesBackend::open(const vc_host_services* host, std::string_view
   }
   auto options = parse_kubernetes_options(config, error);
   if (!options) return VC_E_INVALID_ARGUMENT;
-  // Every command is its own exec through the API for now (docs/kubernetes-backend.md): asking
-  // for the exec agent is refused rather than ignored.
-  if (options->exec_agent == ExecAgentMode::kOn || !options->exec_agent_binary.empty()) {
-    error = "--exec-agent on and --exec-agent-binary are not available on the Kubernetes backend "
-            "yet: each command runs through the API's exec (leave them unset, or use off)";
-    return VC_E_INVALID_ARGUMENT;
-  }
   auto* backend = new KubernetesBackend(host, std::move(*options), std::move(connect));
   *out_backend = &backend->handle_;
   return VC_OK;
@@ -96,6 +89,8 @@ void KubernetesBackend::destroy() {
   // Cancel hooks abort the calls in flight, so the lanes end promptly; then the connection.
   registry_.close(sdk::OpRegistry::PendingWork::cancel);
   lanes_.stop_and_join();
+  if (agents_) agents_->shutdown();
+  agents_.reset();
   flows_.reset();
   calls_.reset();
   delete this;
@@ -108,6 +103,10 @@ sdk::Expected<ComputerFlows*, sdk::OpFailure> KubernetesBackend::flows() {
     if (!made) return sdk::OpFailure{VC_E_UNAVAILABLE, made.error().message, nullptr};
     calls_ = std::move(made).value();
     flows_ = std::make_unique<ComputerFlows>(*calls_, options_, log_);
+    if (AgentTransport* transport = calls_->agent_transport()) {
+      agents_ = std::make_unique<PodAgents>(*transport, log_, options_.exec_agent,
+                                            options_.exec_agent_binary);
+    }
   }
   return flows_.get();
 }
@@ -122,6 +121,10 @@ vc_status KubernetesBackend::run(
                             if (!flows) return OpResult::failed(flows.error());
                             return work(*flows.value(), pending, scope);
                           });
+}
+
+void KubernetesBackend::forget_agents(const std::string& computer_id, const char* why) {
+  if (agents_) agents_->forget(computer_id, why);
 }
 
 void KubernetesBackend::remember_shell(const std::string& computer_id, const std::string& shell,
@@ -174,8 +177,11 @@ vc_status KubernetesBackend::attach(sdk::AttachRequest request, const vc_op* op)
     shells_[request.computer_id].first = request.shell;
   }
   const std::string lane = computer_lane(request.computer_id);
-  return run(op, lane, [request = std::move(request)](ComputerFlows& flows, const sdk::Pending&,
-                                                      sdk::CancelScope& scope) {
+  return run(op, lane, [this, request = std::move(request)](ComputerFlows& flows,
+                                                            const sdk::Pending&,
+                                                            sdk::CancelScope& scope) {
+    // Attach may make the pod again: an agent line to the pod it replaced leads nowhere.
+    forget_agents(request.computer_id, "the computer was attached again");
     return flows.attach(request, scope);
   });
 }
@@ -185,6 +191,7 @@ vc_status KubernetesBackend::restart(sdk::ComputerRequest request, const vc_op* 
   return run(op, computer_lane(id),
              [this, id](ComputerFlows& flows, const sdk::Pending&, sdk::CancelScope& scope) {
                OwnStop own(*this, id);
+               forget_agents(id, "the computer is being restarted");
                return flows.restart(id, scope);
              });
 }
@@ -194,6 +201,7 @@ vc_status KubernetesBackend::factory_reset(sdk::ComputerRequest request, const v
   return run(op, computer_lane(id),
              [this, id](ComputerFlows& flows, const sdk::Pending&, sdk::CancelScope& scope) {
                OwnStop own(*this, id);
+               forget_agents(id, "the computer is being reset");
                return flows.factory_reset(id, scope);
              });
 }
@@ -203,6 +211,7 @@ vc_status KubernetesBackend::remove(sdk::ComputerRequest request, const vc_op* o
   return run(op, computer_lane(id),
              [this, id](ComputerFlows& flows, const sdk::Pending&, sdk::CancelScope& scope) {
                OwnStop own(*this, id);
+               forget_agents(id, "the computer is being deleted");
                OpResult result = flows.remove(id, scope);
                if (result.succeeded()) {
                  std::lock_guard lock(computers_mutex_);
@@ -231,6 +240,10 @@ vc_status KubernetesBackend::exec(sdk::ExecRequest request, std::string_view std
   return run(op, lane,
              [this, request = std::move(request), input = std::string(stdin_bytes),
               shell](ComputerFlows& flows, const sdk::Pending& pending, sdk::CancelScope& scope) {
+               if (auto by_agent =
+                       run_command_by_agent(flows, pending, request, input, shell, scope)) {
+                 return std::move(*by_agent);
+               }
                auto pod = flows.running_pod(request.computer_id, scope);
                if (!pod) return OpResult::failed(pod.error());
                CommandScene scene{pod.value().name, shell,
@@ -241,6 +254,28 @@ vc_status KubernetesBackend::exec(sdk::ExecRequest request, std::string_view std
                };
                return run_command_by_api_exec(*calls_, flows, scene, request, input, emit, scope);
              });
+}
+
+std::optional<OpResult> KubernetesBackend::run_command_by_agent(
+    ComputerFlows& flows, const sdk::Pending& pending, const sdk::ExecRequest& request,
+    const std::string& input, const std::string& shell, sdk::CancelScope& scope) {
+  if (!agents_) return std::nullopt;
+  const std::string& id = request.computer_id;
+  // Called on the API thread; a host that is not taking output answers VC_E_BACKPRESSURE and
+  // the session holds the bytes (the lane's completion follows every emit).
+  agent_channel::ExecOutput::Emit emit = [this, pending](vc_stream stream,
+                                                         std::string_view bytes) {
+    return registry_.emit(pending, stream, bytes.data(), bytes.size());
+  };
+  auto result = agents_->run_command(
+      id, [&] { return flows.running_pod(id, scope); }, shell, request, input, std::move(emit),
+      scope);
+  if (result && result->status == VC_E_UNAVAILABLE && result->document.is_object() &&
+      result->document.value("code", std::string()) == "kubernetes.exec_stream_lost") {
+    return conclude_lost_command(flows, id,
+                                 sdk::OpFailure{result->status, result->message, result->document});
+  }
+  return result;
 }
 
 vc_status KubernetesBackend::wait_for_death(sdk::ComputerRequest request, const vc_op* op) {

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -33,6 +34,7 @@
 #include "cluster_calls.h"
 #include "computer_flows.h"
 #include "kubernetes_options.h"
+#include "pod_agents.h"
 
 namespace vc::kubernetes {
 
@@ -84,6 +86,15 @@ class KubernetesBackend {
   std::uint64_t stop_generation(const std::string& computer_id);
   void remember_shell(const std::string& computer_id, const std::string& shell,
                       const std::string& workspace);
+  // The computer's pod is about to go: its agents' channels end. [lane thread]
+  void forget_agents(const std::string& computer_id, const char* why);
+  // A command through the exec agent, or nullopt for one exec through the API. [lane thread]
+  std::optional<sdk::OpResult> run_command_by_agent(ComputerFlows& flows,
+                                                    const sdk::Pending& pending,
+                                                    const sdk::ExecRequest& request,
+                                                    const std::string& input,
+                                                    const std::string& shell,
+                                                    sdk::CancelScope& scope);
 
   vc_backend handle_;
   sdk::HostLog log_;
@@ -95,6 +106,7 @@ class KubernetesBackend {
   std::mutex connection_mutex_;
   std::unique_ptr<ClusterCalls> calls_;     // guarded by connection_mutex_ until made
   std::unique_ptr<ComputerFlows> flows_;
+  std::unique_ptr<PodAgents> agents_;       // with calls_, when the cluster has agent streams
 
   std::mutex computers_mutex_;
   std::map<std::string, int> own_stops_;                // in progress
