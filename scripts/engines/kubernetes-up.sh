@@ -30,7 +30,8 @@
 #
 # What this cluster does not have: kube-proxy and a CNI plugin. Pods sit on docker's default
 # bridge, Services have no virtual IPs behind them, and NetworkPolicy objects are stored but not
-# enforced. No kubectl either (Debian has none): the checks below talk to the API with curl.
+# enforced. No kubectl either: the checks below talk to the API with curl. (Debian ships kubectl
+# as kubernetes-client; the benchmark takes it with kubectl-up.sh.)
 set -euo pipefail
 VC_SCRIPT_NAME=kubernetes-up
 engines_dir=$(dirname "${BASH_SOURCE[0]}")

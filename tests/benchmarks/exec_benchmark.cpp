@@ -16,10 +16,12 @@
 //   agent    20 commands at once through the plugin (wall time for all), 100 MB of output
 //            (throughput), write_file + read_file of a 1 MiB file over MCP — each through the
 //            agent and through the engine's exec.
-// Prints a Markdown table of medians, the ratio, and the spread.
+// Prints a Markdown table of medians, the ratio, and the spread. `--engine kubernetes` measures
+// the Kubernetes rows instead (kubernetes_bench.h), against kubectl.
 //
-//   vc_exec_benchmark --host-binary PATH --plugin-dir DIR [--engine docker|podman]
+//   vc_exec_benchmark --host-binary PATH --plugin-dir DIR [--engine docker|podman|kubernetes]
 //                     [--runs N] [--create-runs M] [--image IMAGE]
+//                     [--kubeconfig FILE --kubectl PATH]   (Kubernetes only)
 #include <unistd.h>
 
 #include <algorithm>
@@ -36,8 +38,10 @@
 #include <vector>
 
 #include "backend_driver.h"
+#include "bench_common.h"
 #include "container_engine.h"
 #include "host_environment.h"
+#include "kubernetes_bench.h"
 #include "mcp_client.h"
 #include "temp_directory.h"
 #include "test_names.h"
@@ -45,44 +49,14 @@
 namespace {
 
 using vc::test::Json;
-using Clock = std::chrono::steady_clock;
+using vc::bench::Clock;
+using vc::bench::Samples;
+using vc::bench::Settings;
+using vc::bench::die;
+using vc::bench::elapsed_ms;
+using vc::bench::print_ratio;
+using vc::bench::print_row;
 using namespace std::chrono_literals;
-
-struct Settings {
-  std::string host_binary;
-  std::string plugin_dir;
-  std::string engine = "docker";
-  int runs = 30;
-  int create_runs = 8;
-  std::string image = "debian:bookworm-slim";
-};
-
-struct Samples {
-  std::string name;
-  std::vector<double> ms;
-
-  double quantile(double q) const {
-    std::vector<double> sorted = ms;
-    std::sort(sorted.begin(), sorted.end());
-    if (sorted.empty()) return 0;
-    const double position = q * static_cast<double>(sorted.size() - 1);
-    const auto low = static_cast<size_t>(position);
-    const size_t high = std::min(low + 1, sorted.size() - 1);
-    const double fraction = position - static_cast<double>(low);
-    return sorted[low] * (1 - fraction) + sorted[high] * fraction;
-  }
-  double median() const { return quantile(0.5); }
-  double min() const { return ms.empty() ? 0 : *std::min_element(ms.begin(), ms.end()); }
-};
-
-double elapsed_ms(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-[[noreturn]] void die(const std::string& message) {
-  std::cerr << "vc_exec_benchmark: " << message << '\n';
-  std::exit(1);
-}
 
 Settings parse(int argc, char** argv) {
   Settings settings;
@@ -98,11 +72,14 @@ Settings parse(int argc, char** argv) {
     else if (arg == "--runs") settings.runs = std::stoi(value());
     else if (arg == "--create-runs") settings.create_runs = std::stoi(value());
     else if (arg == "--image") settings.image = value();
+    else if (arg == "--kubeconfig") settings.kubeconfig = value();
+    else if (arg == "--kubectl") settings.kubectl = value();
     else die("unknown argument " + arg);
   }
   if (settings.host_binary.empty() || settings.plugin_dir.empty()) {
-    die("usage: vc_exec_benchmark --host-binary PATH --plugin-dir DIR [--engine docker|podman] "
-        "[--runs N] [--create-runs M] [--image IMAGE]");
+    die("usage: vc_exec_benchmark --host-binary PATH --plugin-dir DIR "
+        "[--engine docker|podman|kubernetes] [--runs N] [--create-runs M] [--image IMAGE] "
+        "[--kubeconfig FILE --kubectl PATH]");
   }
   if (settings.runs < 20) die("--runs must be at least 20");
   return settings;
@@ -317,7 +294,7 @@ class Bench {
     Samples cli_path{"create: `" + engine_.cli + " run -d` + `" + engine_.cli +
                          " exec <c> true` (CLI)",
                      {}};
-    for (int i = 0; i < settings_.create_runs; ++i) {
+    for (int i = 0; i < settings_.create_runs_or_default(); ++i) {
       {
         const std::string id = vc::test::unique_name("bench-create");
         computers_.push_back(id);
@@ -370,19 +347,14 @@ class Bench {
   std::vector<std::string> containers_;
 };
 
-void print_row(const Samples& samples) {
-  std::printf("| %s | %zu | %.1f | %.1f | %.1f |\n", samples.name.c_str(), samples.ms.size(),
-              samples.median(), samples.min(), samples.quantile(0.9));
-}
-
-void print_ratio(const std::string& label, const Samples& ours, const Samples& cli) {
-  std::printf("| **%s** | | **%.3f** | | |\n", label.c_str(), ours.median() / cli.median());
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   const Settings settings = parse(argc, argv);
+  if (settings.engine == "kubernetes") {
+    vc::bench::run_kubernetes_benchmark(settings);
+    return 0;
+  }
   const auto& engine = engine_named(settings.engine);
   if (!engine.socket_answers()) {
     die(engine.socket_path + " does not answer; run `" + engine.setup_command + "` first");

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # run.sh — the exec benchmark (docs/benchmarks.md). Not a test: it measures, it does not judge.
 #
-#   bash tests/benchmarks/run.sh [--engine docker|podman] [--runs N] [--create-runs M]
+#   bash tests/benchmarks/run.sh [--engine docker|podman|kubernetes] [--runs N] [--create-runs M]
 #   bash tests/benchmarks/run.sh --http-load [--sessions 50] [--calls 20] [--idle 500]
 #
 # Makes sure the engine and the test images exist, builds the host and its plugins in Release
 # (build-bench/, no sanitizers, no tests), builds the benchmark driver, prints the machine
-# and then the driver's Markdown table.
+# and then the driver's Markdown table. With --engine kubernetes: the local cluster
+# (scripts/engines/kubernetes-up.sh, which reuses a healthy one) and kubectl
+# (scripts/engines/kubectl-up.sh), and only the host and the Kubernetes plugin are built.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${VC_BENCH_BUILD_DIR:-$root/build-bench}
@@ -20,14 +22,23 @@ done
 
 log() { printf 'benchmark: %s\n' "$*" >&2; }
 
-bash "$root/scripts/engines/$engine-up.sh"
+kubernetes_args=()
+build_targets=()
+if [[ "$engine" == kubernetes ]]; then
+  kubeconfig=$(bash "$root/scripts/engines/kubernetes-up.sh" | tail -n 1)
+  kubectl=$(bash "$root/scripts/engines/kubectl-up.sh" | tail -n 1)
+  kubernetes_args=(--kubeconfig "$kubeconfig" --kubectl "$kubectl")
+  build_targets=(--target mcp-virtual-computer vc_backend_kubernetes)
+else
+  bash "$root/scripts/engines/$engine-up.sh"
+fi
 if [[ "$engine" == podman ]]; then
   export CONTAINERS_CONF=${CONTAINERS_CONF:-/etc/mcp-virtual-computer-test/containers.conf}
 fi
 
 log "building the host and plugins in Release ($build)"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVC_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" --parallel "$jobs" >&2
+cmake --build "$build" --parallel "$jobs" "${build_targets[@]}" >&2
 log "building the benchmark driver"
 cmake -S "$root/tests/benchmarks" -B "$build/benchmarks" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build/benchmarks" --parallel "$jobs" >&2
@@ -39,6 +50,9 @@ echo "- kernel: $(uname -r)"
 case "$engine" in
   docker) echo "- engine: dockerd $(docker version --format '{{.Server.Version}}' 2>/dev/null), API $(docker version --format '{{.Server.APIVersion}}' 2>/dev/null); CLI $(docker version --format '{{.Client.Version}}' 2>/dev/null) ($(command -v docker))" ;;
   podman) echo "- engine: podman $(podman version --format '{{.Server.Version}}' 2>/dev/null || podman --version)" ;;
+  kubernetes)
+    echo "- engine: Kubernetes $("$kubectl" --kubeconfig "$kubeconfig" version -o json 2>/dev/null | jq -r .serverVersion.gitVersion) (scripts/engines/kubernetes-up.sh: one node, the kubelet's dockershim on dockerd $(docker version --format '{{.Server.Version}}' 2>/dev/null))"
+    echo "- kubectl: $("$kubectl" version --client -o json | jq -r .clientVersion.gitVersion), $(cat "$(dirname "$kubectl")/origin") ($kubectl)" ;;
 esac
 echo "- load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- command: bash tests/benchmarks/run.sh $*"
@@ -53,4 +67,4 @@ fi
 "$build/benchmarks/vc_exec_benchmark" \
   --host-binary "$build/bin/mcp-virtual-computer" \
   --plugin-dir "$build/lib/mcp-virtual-computer/backends" \
-  "$@"
+  "${kubernetes_args[@]}" "$@"
