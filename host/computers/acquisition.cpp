@@ -8,6 +8,8 @@
 #include <vc-backend-1/vc_op.h>
 #include <vc-backend-1/vc_status.h>
 
+#include "computers/operation_documents.h"
+
 namespace vc::computers {
 namespace {
 
@@ -91,7 +93,7 @@ void Acquisition::attach() {
 
 void Acquisition::ensure_image() {
   run_step(backend_proxy::Operation::ensure_image, Json::object(), [this](Expected<Json> result) {
-    if (!result.ok()) return settle(result.error());
+    if (image_step_failed(result)) return settle(result.error());
     create();
   });
 }

@@ -273,7 +273,7 @@ CancelHandle ComputerLifecycle::create(CreateSpec spec, ProgressFn progress, Inf
     chain->run(
         backend_proxy::Operation::ensure_image, Json::object(),
         [fail, create_step](Expected<Json> result) {
-          if (!result.ok()) return fail(result.error());
+          if (image_step_failed(result)) return fail(result.error());
           create_step();
         },
         with_progress);

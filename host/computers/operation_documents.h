@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include <vc-backend-1/vc_status.h>
+
 #include "common/failure.h"
 #include "common/json.h"
 #include "computers/computer_registry.h"
@@ -41,6 +43,13 @@ struct ExecCompletion {
   std::optional<int64_t> duration_ms;  // absent when the backend did not measure it
 };
 Expected<ExecCompletion> read_exec_result(const Json& result);
+
+// ensure_image's outcome as a step before create: a backend without the operation (a NULL slot
+// answers VC_E_UNSUPPORTED; the ABI makes it optional) has no image to prepare, so that is no
+// reason not to create. Any other failure is.
+inline bool image_step_failed(const Expected<Json>& result) {
+  return !result.ok() && result.error().status != VC_E_UNSUPPORTED;
+}
 
 // One VC_STREAM_PROGRESS event: {"progress":n,"total":n?,"message":s?}.
 // nullopt for anything that is not such an event (progress is advisory: a bad one is dropped).

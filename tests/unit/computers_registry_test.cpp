@@ -116,6 +116,32 @@ TEST_F(RegistryTest, CreatesAfterEnsuringTheImageWhenNoComputerExists) {
             R"("adopt_existing":true})");
 }
 
+TEST_F(RegistryTest, ABackendWithoutEnsureImageStillCreates) {
+  // The ABI makes ensure_image optional: a NULL slot answers VC_E_UNSUPPORTED (the Kubernetes
+  // backend has no images to prepare). That is no reason not to create the computer.
+  backend_->script(Operation::ensure_image,
+                   FakeReply::fail(VC_E_UNSUPPORTED, "The fake backend does not support ensure_image."));
+  Outcome<ComputerInfo> outcome;
+  registry_->acquire({}, outcome.callback());
+  run();
+
+  ASSERT_TRUE(outcome.ok()) << outcome.failure().message;
+  EXPECT_EQ(started_kinds(),
+            (std::vector<Operation>{Operation::validate, Operation::attach, Operation::ensure_image,
+                                    Operation::create, Operation::wait_for_death}));
+}
+
+TEST_F(RegistryTest, AFailedEnsureImageStopsTheCreate) {
+  backend_->script(Operation::ensure_image, FakeReply::fail(VC_E_FAILED, "The pull failed."));
+  Outcome<ComputerInfo> outcome;
+  registry_->acquire({}, outcome.callback());
+  run();
+
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.failure().message, "The pull failed.");
+  EXPECT_EQ(backend_->count(Operation::create), 0U);
+}
+
 TEST_F(RegistryTest, ACreateRacedByAnotherClientAttachesOnceMoreToA10Plugin) {
   backend_->script(Operation::create,
                    FakeReply::fail(VC_E_ALREADY_EXISTS, "The name is taken."));
@@ -745,6 +771,20 @@ TEST_F(LifecycleTest, CreateRefusesATakenIdAndValidatesOnlyOnce) {
   EXPECT_EQ(request["workspace_directory"], "/home/work");
   EXPECT_EQ(request["adopt_existing"], false) << "creating never adopts";
   EXPECT_EQ(backend_->count(Operation::validate), 1U);
+}
+
+TEST_F(LifecycleTest, CreateOnABackendWithoutEnsureImageStillCreates) {
+  backend_->script(Operation::ensure_image,
+                   FakeReply::fail(VC_E_UNSUPPORTED, "The fake backend does not support ensure_image."));
+  backend_->script(Operation::list, FakeReply::ok(Json{{"computers", Json::array()}}));
+  backend_->script(Operation::create, FakeReply::ok(fake_computer_info("fresh")));
+  CreateSpec spec;
+  spec.computer_id = "fresh";
+  Outcome<ComputerInfo> created;
+  lifecycle_->create(spec, {}, created.callback());
+  run();
+  ASSERT_TRUE(created.ok()) << created.failure().message;
+  EXPECT_EQ(backend_->count(Operation::create), 1U);
 }
 
 TEST_F(LifecycleTest, TheServerValidatesTheBackendOnceForTheRegistryAndTheLifecycle) {
