@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <future>
+#include <thread>
 #include <utility>
 #include <variant>
 
@@ -23,6 +24,7 @@ using sdk::OpFailure;
 using sdk::OpResult;
 
 constexpr const char* kStreamLostCode = "kubernetes.exec_stream_lost";
+constexpr std::chrono::milliseconds kOpenRetryDelay{500};
 
 // How a command ends on Kubernetes: a plain result; a lost stream is handed to the lane, which
 // looks (blocking) whether the computer died.
@@ -57,7 +59,10 @@ struct PodAgents::Computer {
 struct PodAgents::Run {
   struct NeedPod {};
   struct FallBack {};
-  using Step = std::variant<NeedPod, FallBack, OpResult>;
+  struct OpenFailed {  // the agent could not be reached: maybe a pod just replaced
+    OpFailure failure;
+  };
+  using Step = std::variant<NeedPod, FallBack, OpenFailed, OpResult>;
 
   std::string computer_id;
   std::string shell;
@@ -128,7 +133,9 @@ std::optional<OpResult> PodAgents::run_command(const std::string& computer_id,
     run->answer(Run::NeedPod{});
   });
   auto step = run->wait();
-  if (std::holds_alternative<Run::NeedPod>(step)) {
+  // A pod that has just replaced another (a restart) can be running in the API before the
+  // node routes execs to it ("container not found"): the open is tried once more.
+  for (int attempt = 0; std::holds_alternative<Run::NeedPod>(step); ++attempt) {
     auto pod = find_pod();  // sets and clears the scope's canceller itself
     if (!pod) return OpResult::failed(pod.error());
     run->pod = pod.value();
@@ -136,6 +143,13 @@ std::optional<OpResult> PodAgents::run_command(const std::string& computer_id,
     if (scope.cancelled()) return OpResult::cancelled();
     transport_.post([this, run] { open_and_start(computer(run->computer_id), run); });
     step = run->wait();
+    if (auto* failed = std::get_if<Run::OpenFailed>(&step)) {
+      if (attempt > 0 || scope.cancelled()) return OpResult::failed(failed->failure);
+      log_.debug("The exec agent of " + computer_id + " could not be reached (" +
+                 failed->failure.message + "); trying again");
+      std::this_thread::sleep_for(kOpenRetryDelay);
+      step = Run::NeedPod{};
+    }
   }
   scope.clear();
   if (std::holds_alternative<OpResult>(step)) return std::get<OpResult>(std::move(step));
@@ -157,7 +171,10 @@ void PodAgents::open_and_start(Computer& entry, const std::shared_ptr<Run>& run)
     if (ready.error().status == VC_E_UNSUPPORTED && mode_ == ExecAgentMode::kAuto) {
       return run->answer(Run::FallBack{});
     }
-    run->answer(OpResult::failed(ready.error()));
+    if (ready.error().status == VC_E_UNSUPPORTED || ready.error().status == VC_E_CANCELLED) {
+      return run->answer(OpResult::failed(ready.error()));
+    }
+    run->answer(Run::OpenFailed{ready.error()});
   });
 }
 
