@@ -126,7 +126,12 @@ class KubernetesBench {
     progress("making the warm computer and kubectl's copy of it");
     plugin_create(id);  // the warm computer, made untimed through the plugin
     auto host = start_host(id);
-    for (int i = 0; i < 3; ++i) mcp_true(*host);
+    for (int i = 0; i < 3; ++i) mcp_true(*host);  // the first one copies the agent in
+    // A host with --exec-agent off, on a computer of its own: the API's exec per command.
+    const std::string api_exec_id = vc::test::unique_name("bench-api-exec");
+    plugin_create(api_exec_id);
+    auto api_exec_host = start_host(api_exec_id, "off");
+    for (int i = 0; i < 3; ++i) mcp_true(*api_exec_host);
 
     // The copy kubectl restarts and resets, made from the warm computer's objects.
     const std::string twin = vc::test::unique_name("vc-bench-twin");
@@ -135,9 +140,12 @@ class KubernetesBench {
     kubectl({"wait", "--for=condition=Ready", "pod/" + twin, "--timeout=180s"});
 
     progress("exec rows");
-    exec_rows(*host, id);
+    exec_rows(*host, *api_exec_host, id);
     std::this_thread::sleep_for(2s);  // idle
-    read_rss(host->pid());
+    read_rss(host->pid(), rss_kb_, hwm_kb_);
+    read_rss(api_exec_host->pid(), api_exec_rss_kb_, api_exec_hwm_kb_);
+    close_host(api_exec_host);
+    plugin_remove(api_exec_id);
     progress("inspect rows");
     inspect_rows(id);
     progress("create rows");
@@ -158,14 +166,16 @@ class KubernetesBench {
 
   // --- the parties ------------------------------------------------------------------------
 
-  std::unique_ptr<vc::test::McpClient> start_host(const std::string& computer_id) {
+  // exec_agent: the host's --exec-agent, auto (the default) or off (one API exec per command).
+  std::unique_ptr<vc::test::McpClient> start_host(const std::string& computer_id,
+                                                  const std::string& exec_agent = "auto") {
     vc::test::McpClientOptions options;
     options.binary = settings_.host_binary;
     options.args = {"--backend", "kubernetes", "--plugin-dir", settings_.plugin_dir,
                     "--state-dir", (state_.path() / "host").string(),
                     "--kubeconfig", settings_.kubeconfig, "--namespace", name_space_,
                     "--image", settings_.image, "--image-pull-policy", "Never",
-                    "--log-level", "warn", "--lifecycle-tools"};
+                    "--log-level", "warn", "--lifecycle-tools", "--exec-agent", exec_agent};
     options.environment = vc::test::host_environment({{"COMPUTER_ID", computer_id}});
     options.report_on_failure = false;
     auto host = std::make_unique<vc::test::McpClient>(options);
@@ -287,16 +297,19 @@ class KubernetesBench {
 
   // --- rows ---------------------------------------------------------------------------------
 
-  void exec_rows(vc::test::McpClient& host, const std::string& id) {
+  // host: --exec-agent auto on the computer `id`; api_exec_host: --exec-agent off on another.
+  void exec_rows(vc::test::McpClient& host, vc::test::McpClient& api_exec_host,
+                 const std::string& id) {
     const std::string pod = pod_of(id);
     for (int i = 0; i < 3; ++i) kubectl_exec_true(pod);
     for (int i = 0; i < 3; ++i) plugin_true(id);
     for (int i = 0; i < settings_.runs; ++i) {
       // Rotate which goes first, so none always runs right after another.
-      for (int turn = 0; turn < 3; ++turn) {
-        switch ((i + turn) % 3) {
+      for (int turn = 0; turn < 4; ++turn) {
+        switch ((i + turn) % 4) {
           case 0: mcp_exec_.ms.push_back(mcp_true(host)); break;
-          case 1: plugin_exec_.ms.push_back(plugin_true(id)); break;
+          case 1: mcp_api_exec_.ms.push_back(mcp_true(api_exec_host)); break;
+          case 2: plugin_exec_.ms.push_back(plugin_true(id)); break;
           default: kubectl_exec_.ms.push_back(kubectl_exec_true(pod)); break;
         }
       }
@@ -335,30 +348,25 @@ class KubernetesBench {
     const int runs = settings_.create_runs_or_default();
     for (int i = 0; i < runs; ++i) {
       progress("create run " + std::to_string(i + 1) + " of " + std::to_string(runs));
-      for (int turn = 0; turn < 3; ++turn) {
-        switch ((i + turn) % 3) {
-          case 0: create_through_host(); break;
-          case 1: create_through_plugin(); break;
+      for (int turn = 0; turn < 4; ++turn) {
+        switch ((i + turn) % 4) {
+          case 0: create_through_host("auto", mcp_create_); break;
+          case 1: create_through_host("off", mcp_create_api_exec_); break;
+          case 2: create_through_plugin(); break;
           default: create_with_kubectl(model_id); break;
         }
       }
     }
   }
 
-  // A new host, initialized untimed; its first terminal_execute makes the computer. A host
-  // that cannot make one is reported once in the table, not retried.
-  void create_through_host() {
-    if (mcp_create_refused_) return;
+  // A new host, initialized untimed; its first terminal_execute makes the computer (claim,
+  // pod, readiness) and runs `true` in it — with the agent, copying the agent in first.
+  void create_through_host(const std::string& exec_agent, Samples& into) {
     const std::string id = vc::test::unique_name("bench-create");
-    auto host = start_host(id);
-    double ms = 0;
-    if (auto error = try_mcp_true(*host, ms)) {
-      mcp_create_refused_ = *error;
-    } else {
-      mcp_create_.ms.push_back(ms);
-    }
+    auto host = start_host(id, exec_agent);
+    into.ms.push_back(mcp_true(*host));
     close_host(host);
-    if (!mcp_create_refused_) plugin_remove(id);
+    plugin_remove(id);
   }
 
   void create_through_plugin() {
@@ -455,11 +463,11 @@ class KubernetesBench {
     return elapsed_ms(start);
   }
 
-  void read_rss(pid_t pid) {
+  static void read_rss(pid_t pid, long& rss_kb, long& hwm_kb) {
     std::ifstream status("/proc/" + std::to_string(pid) + "/status");
     for (std::string line; std::getline(status, line);) {
-      if (line.rfind("VmRSS:", 0) == 0) rss_kb_ = std::stol(line.substr(6));
-      if (line.rfind("VmHWM:", 0) == 0) hwm_kb_ = std::stol(line.substr(6));
+      if (line.rfind("VmRSS:", 0) == 0) rss_kb = std::stol(line.substr(6));
+      if (line.rfind("VmHWM:", 0) == 0) hwm_kb = std::stol(line.substr(6));
     }
   }
 
@@ -467,26 +475,29 @@ class KubernetesBench {
     std::printf("| operation (kubernetes) | runs | median ms | min ms | p90 ms |\n");
     std::printf("|---|---|---|---|---|\n");
     print_row(mcp_exec_);
+    print_row(mcp_api_exec_);
     print_row(plugin_exec_);
     print_row(kubectl_exec_);
-    print_ratio("exec ratio: MCP round trip / kubectl exec (medians)", mcp_exec_, kubectl_exec_);
-    print_ratio("exec: plugin op / MCP round trip (medians)", plugin_exec_, mcp_exec_);
+    print_ratio("exec ratio: MCP round trip with the agent / kubectl exec (medians)", mcp_exec_,
+                kubectl_exec_);
+    print_ratio("exec ratio: MCP round trip with one API exec per command / kubectl exec "
+                "(medians)",
+                mcp_api_exec_, kubectl_exec_);
+    print_ratio("exec: plugin op with the agent / MCP round trip with the agent (medians)",
+                plugin_exec_, mcp_exec_);
     print_row(plugin_list_);
     print_row(kubectl_get_);
     print_row(kubectl_list_);
     print_ratio("inspect ratio: plugin list / kubectl get pod (medians)", plugin_list_,
                 kubectl_get_);
-    if (mcp_create_refused_) {
-      std::printf("| %s | 0 | not measured: the host answered \"%s\" | | |\n",
-                  mcp_create_.name.c_str(), mcp_create_refused_->c_str());
-    } else {
-      print_row(mcp_create_);
-    }
+    print_row(mcp_create_);
+    print_row(mcp_create_api_exec_);
     print_row(plugin_create_);
     print_row(kubectl_create_);
-    if (!mcp_create_refused_) {
-      print_ratio("create ratio: MCP / kubectl (medians)", mcp_create_, kubectl_create_);
-    }
+    print_ratio("create ratio: MCP with the agent / kubectl (medians)", mcp_create_,
+                kubectl_create_);
+    print_ratio("create ratio: MCP with one API exec per command / kubectl (medians)",
+                mcp_create_api_exec_, kubectl_create_);
     print_ratio("create ratio: plugin ops / kubectl (medians)", plugin_create_, kubectl_create_);
     print_row(mcp_restart_);
     print_row(mcp_restart_first_.total);
@@ -502,8 +513,9 @@ class KubernetesBench {
     print_ratio("factory reset ratio: MCP / kubectl (medians)", mcp_reset_, kubectl_reset_);
     print_ratio("factory reset to a first command, ratio: MCP / kubectl (medians)",
                 mcp_reset_first_.total, kubectl_reset_first_.total);
-    std::printf("\nhost memory, idle with a warm computer: VmRSS %ld KiB, VmHWM (peak) %ld KiB\n",
-                rss_kb_, hwm_kb_);
+    std::printf("\nhost memory, idle with a warm computer: VmRSS %ld KiB, VmHWM (peak) %ld KiB "
+                "(exec agent); VmRSS %ld KiB, VmHWM %ld KiB (--exec-agent off)\n",
+                rss_kb_, hwm_kb_, api_exec_rss_kb_, api_exec_hwm_kb_);
     for (const FirstCommand* first : {&mcp_restart_first_, &kubectl_restart_first_,
                                       &mcp_reset_first_, &kubectl_reset_first_}) {
       if (first->runs_failed_first == 0) continue;
@@ -519,19 +531,27 @@ class KubernetesBench {
   std::string name_space_;
   std::vector<std::string> kubectl_prefix_;
   std::unique_ptr<vc::test::BackendDriver> plugin_;
-  std::optional<std::string> mcp_create_refused_;
   long rss_kb_ = 0;
   long hwm_kb_ = 0;
+  long api_exec_rss_kb_ = 0;
+  long api_exec_hwm_kb_ = 0;
 
-  Samples mcp_exec_{"exec: terminal_execute `true` (MCP over stdio, one API exec per command)", {}};
-  Samples plugin_exec_{"exec: plugin `exec` op of `true` (C ABI)", {}};
+  Samples mcp_exec_{"exec: terminal_execute `true` (MCP over stdio, exec agent)", {}};
+  Samples mcp_api_exec_{"exec: terminal_execute `true` (MCP over stdio, `--exec-agent off`: one "
+                        "API exec per command)",
+                        {}};
+  Samples plugin_exec_{"exec: plugin `exec` op of `true` (C ABI, exec agent)", {}};
   Samples kubectl_exec_{"exec: `kubectl exec <pod> -c computer -- true`", {}};
   Samples plugin_list_{"inspect: plugin `list` op (C ABI; pods, claims, policies by label)", {}};
   Samples kubectl_get_{"inspect: `kubectl get pod <pod> -o json`", {}};
   Samples kubectl_list_{"inspect: `kubectl get pods,persistentvolumeclaims,networkpolicies -l "
                         "kilntainers=true -o json`",
                         {}};
-  Samples mcp_create_{"create: new computer to first terminal_execute `true` (MCP)", {}};
+  Samples mcp_create_{"create: new computer to first terminal_execute `true` (MCP, exec agent)",
+                      {}};
+  Samples mcp_create_api_exec_{"create: new computer to first terminal_execute `true` (MCP, "
+                               "`--exec-agent off`)",
+                               {}};
   Samples plugin_create_{"create: plugin `create` + `exec` of `true` (C ABI)", {}};
   Samples kubectl_create_{"create: `kubectl create -f` (claim + pod) + `kubectl wait` Ready + "
                           "`kubectl exec … true`",
