@@ -515,13 +515,18 @@ TEST_F(ApiServerOutageTest, AnApiServerRestartDuringACommandEndsItWithAnErrorAnd
   const std::string error =
       cut_off_by_an_outage(host, outage, "sleep 20; echo finished", "sleep 20");
   RecordProperty("error", error);
-  // exec_stream.cpp's subject, then how the stream ended (exec_stream.cpp, api_websocket.cpp):
-  // the server's socket closed, or broke.
+  // The command went through the exec agent (pod_agents.cpp): it ended without its result, and
+  // the sentence carries exec_stream.cpp's subject and how the stream ended (exec_stream.cpp,
+  // api_websocket.cpp): the server's socket closed, or broke.
   const std::string subject = "Cannot run a command in pod " + pod() +
                               " (container computer) of namespace " + name_space_ + ": ";
-  EXPECT_TRUE(error == subject + "the connection ended before the command's exit status arrived." ||
-              error.rfind(subject + "the connection broke: ", 0) == 0)
+  EXPECT_EQ(error.rfind("The command in computer " + computer_id_ + " ended without its result", 0),
+            0u)
       << error;
+  EXPECT_TRUE(contains(error, subject + "the connection ended before the command's exit status arrived") ||
+              contains(error, subject + "the connection broke: "))
+      << error;
+  EXPECT_TRUE(contains(error, "run it again")) << error;
   EXPECT_FALSE(contains(error, "died")) << "an API server restart is not the computer's death";
   // The server still answers while the API is down.
   EXPECT_TRUE(host.request("ping", Json::object(), 10s).contains("result"));

@@ -24,6 +24,9 @@ using sdk::OpFailure;
 using sdk::OpResult;
 
 constexpr const char* kStreamLostCode = "kubernetes.exec_stream_lost";
+// Tries after the first, 0.5 s, 1 s and 1.5 s apart: the window has been seen to last longer
+// than half a second.
+constexpr int kOpenRetries = 3;
 constexpr std::chrono::milliseconds kOpenRetryDelay{500};
 
 // How a command ends on Kubernetes: a plain result; a lost stream is handed to the lane, which
@@ -35,9 +38,13 @@ class PodCommandEnding final : public agent_channel::CommandEnding {
   void conclude_failed(std::int64_t exit_code, std::int64_t duration_ms, std::string lost_why,
                        agent_channel::Callback<nlohmann::json> done) override {
     if (exit_code >= 0) return done(agent_channel::exec_result(exit_code, "exited", duration_ms));
+    while (!lost_why.empty() && lost_why.back() == '.') lost_why.pop_back();
+    // The agent ends every command of a line that is gone (its stdin closes), so the command
+    // is not left running unseen.
     done(OpFailure{VC_E_UNAVAILABLE,
-                   "The command's output from computer " + computer_id_ + " was lost: " +
-                       lost_why + ".",
+                   "The command in computer " + computer_id_ + " ended without its result (" +
+                       lost_why + "). Its processes were ended with the exec agent's line; "
+                       "run it again if it must finish.",
                    nlohmann::json{{"code", kStreamLostCode}, {"retryable", true}}});
   }
   nlohmann::json error_details(std::string_view reason) override {
@@ -134,7 +141,7 @@ std::optional<OpResult> PodAgents::run_command(const std::string& computer_id,
   });
   auto step = run->wait();
   // A pod that has just replaced another (a restart) can be running in the API before the
-  // node routes execs to it ("container not found"): the open is tried once more.
+  // node routes execs to it ("container not found"): the open is tried again, a few times.
   for (int attempt = 0; std::holds_alternative<Run::NeedPod>(step); ++attempt) {
     auto pod = find_pod();  // sets and clears the scope's canceller itself
     if (!pod) return OpResult::failed(pod.error());
@@ -144,10 +151,10 @@ std::optional<OpResult> PodAgents::run_command(const std::string& computer_id,
     transport_.post([this, run] { open_and_start(computer(run->computer_id), run); });
     step = run->wait();
     if (auto* failed = std::get_if<Run::OpenFailed>(&step)) {
-      if (attempt > 0 || scope.cancelled()) return OpResult::failed(failed->failure);
+      if (attempt >= kOpenRetries || scope.cancelled()) return OpResult::failed(failed->failure);
       log_.debug("The exec agent of " + computer_id + " could not be reached (" +
                  failed->failure.message + "); trying again");
-      std::this_thread::sleep_for(kOpenRetryDelay);
+      std::this_thread::sleep_for(kOpenRetryDelay * (attempt + 1));
       step = Run::NeedPod{};
     }
   }
