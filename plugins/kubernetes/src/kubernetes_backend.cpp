@@ -271,7 +271,7 @@ std::optional<OpResult> KubernetesBackend::run_command_by_agent(
       id, [&] { return flows.running_pod(id, scope); }, shell, request, input, std::move(emit),
       scope);
   if (result && result->status == VC_E_UNAVAILABLE && result->document.is_object() &&
-      result->document.value("code", std::string()) == "kubernetes.exec_stream_lost") {
+      result->document.value("code", std::string()) == kExecStreamLostCode) {
     return conclude_lost_command(flows, id,
                                  sdk::OpFailure{result->status, result->message, result->document});
   }

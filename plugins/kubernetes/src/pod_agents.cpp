@@ -23,7 +23,6 @@ using agent_channel::Expected;
 using sdk::OpFailure;
 using sdk::OpResult;
 
-constexpr const char* kStreamLostCode = "kubernetes.exec_stream_lost";
 // Tries after the first, 0.5 s, 1 s and 1.5 s apart: the window has been seen to last longer
 // than half a second.
 constexpr int kOpenRetries = 3;
@@ -45,7 +44,7 @@ class PodCommandEnding final : public agent_channel::CommandEnding {
                    "The command in computer " + computer_id_ + " ended without its result (" +
                        lost_why + "). Its processes were ended with the exec agent's line; "
                        "run it again if it must finish.",
-                   nlohmann::json{{"code", kStreamLostCode}, {"retryable", true}}});
+                   nlohmann::json{{"code", kExecStreamLostCode}, {"retryable", true}}});
   }
   nlohmann::json error_details(std::string_view reason) override {
     return nlohmann::json{{"code", "kubernetes." + std::string(reason)}, {"retryable", false}};

@@ -38,6 +38,9 @@ namespace vc::kubernetes {
 
 class PodAgentComputer;
 
+// The failure code of a command whose agent line ended under it (see run_command()).
+inline constexpr const char* kExecStreamLostCode = "kubernetes.exec_stream_lost";
+
 class PodAgents {
  public:
   PodAgents(AgentTransport& transport, sdk::HostLog log, ExecAgentMode mode,
@@ -51,7 +54,7 @@ class PodAgents {
 
   // [lane] Runs `request` through the computer's exec agent; see above. `emit` is called on
   // the API thread and must not block (VC_E_BACKPRESSURE holds the output). A result with the
-  // failure code "kubernetes.exec_stream_lost" means the agent's stream ended under the
+  // failure code kExecStreamLostCode means the agent's stream ended under the
   // command: the caller looks whether the computer died.
   std::optional<sdk::OpResult> run_command(const std::string& computer_id, const FindPod& find_pod,
                                            const std::string& shell, sdk::ExecRequest request,
