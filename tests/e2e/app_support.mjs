@@ -53,6 +53,7 @@ export function containerOf(computerId) {
 }
 
 export function engineOf(args) {
+  if (args.includes("kubernetes")) return "kubernetes";
   return args.includes("podman") ? "podman" : "docker";
 }
 

@@ -71,9 +71,16 @@ async function waitForConnected(page, seconds, events = {}) {
 
 // What the desktop's services were doing when the view did not connect: whether x11vnc
 // answers with its RFB banner, their processes, the supervisor's state and their logs. Read
-// through the engine's CLI, so that a wedged host cannot hide it.
+// through the engine's CLI, so that a wedged host cannot hide it. On Kubernetes, through the
+// node's dockerd, which runs the pod's containers (k8s_computer_<pod>_...).
 function printDesktopDiagnostics() {
-  const engine = engineOf(args);
+  let engine = engineOf(args);
+  let container = containerOf(computerId);
+  if (engine === "kubernetes") {
+    engine = "docker";
+    container = spawnSync(engine, ["ps", "-q", "-f", `name=k8s_computer_${container}_`],
+                          { encoding: "utf8", timeout: 30_000 }).stdout?.trim().split("\n")[0] ?? "";
+  }
   const script = [
     "echo '--- RFB banner from 127.0.0.1:5900 (3 s):'",
     "timeout 3 bash -c 'exec 3<>/dev/tcp/127.0.0.1/5900; head -c 12 <&3' | od -c | head -2",
@@ -81,7 +88,7 @@ function printDesktopDiagnostics() {
     "echo '--- desktop state:'; cat /run/mcp-virtual-computer/desktop-state.json; echo",
     "for f in /tmp/vc-logs/*.log; do echo \"--- $f (last 40 lines):\"; tail -n 40 \"$f\"; done",
   ].join("; ");
-  const result = spawnSync(engine, ["exec", containerOf(computerId), "bash", "-c", script],
+  const result = spawnSync(engine, ["exec", container, "bash", "-c", script],
                            { encoding: "utf8", timeout: 30_000 });
   console.log(`diagnostics (${engine} exec, status ${result.status}):\n${result.stdout}${result.stderr}`);
   const listed = spawnSync(engine, ["ps", "-a", "--format", "{{.Names}} {{.Status}} {{.Ports}}"],

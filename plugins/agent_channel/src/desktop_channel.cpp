@@ -240,7 +240,8 @@ OpFailure DesktopChannel::start_failure(const StartFailure& failure) const {
   const auto exit_code = failure.exit_code;
   const bool cannot_run = exit_code == 126 || exit_code == 127 || exit_code == 255;
   if (cannot_run || mentions(engine_text, "no such file") || mentions(engine_text, "not found") ||
-      mentions(engine_text, "unable to find user") || mentions(engine_text, "no matching entries")) {
+      mentions(engine_text, "unable to find user") || mentions(engine_text, "no matching entries") ||
+      mentions(engine_text, "does not exist")) {
     return OpFailure{VC_E_UNSUPPORTED,
                      "Computer " + computer_id() +
                          " has no desktop agent (" + kDesktopAgentPath +

@@ -198,6 +198,16 @@ class ApiClusterCalls final : public ClusterCalls, public AgentTransport {
     return ExecStream::start(*loop_, endpoint_, std::move(request), std::move(callbacks));
   }
 
+  sdk::Expected<std::unique_ptr<DesktopViewProxy>, DesktopViewProxyError> open_desktop_view(
+      const std::string& pod, std::uint16_t port, DesktopViewProxyOptions options,
+      sdk::HostLog log) override {
+    PortForwardRequest request;
+    request.namespace_name = name_space_;
+    request.port = port;
+    return DesktopViewProxy::start(*loop_, pod, port_forward_opener(*loop_, endpoint_, request),
+                                   std::move(options), std::move(log));
+  }
+
  private:
   ApiExpected<ApiResponse> call(ApiRequest request, sdk::CancelScope& scope) {
     if (scope.cancelled()) return cancelled_error();

@@ -25,6 +25,7 @@
 #include <vc-backend-1/cpp/cancel_scope.h>
 
 #include "api_error.h"
+#include "desktop_view_proxy.h"
 
 namespace vc::kubernetes {
 
@@ -94,6 +95,13 @@ class ClusterCalls {
   // The long-lived exec streams the in-computer agents use (agent_transport.h); nullptr where
   // there are none (a fake cluster), and commands then run one exec each.
   virtual AgentTransport* agent_transport() { return nullptr; }
+  // Starts a listener on 127.0.0.1 that relays each connection to port `port` of `pod` over a
+  // port-forward stream of its own (desktop_view_proxy.h), logging to `log`; a sentence where it
+  // cannot (this
+  // default: a cluster without port-forwarding, such as a fake one).
+  virtual sdk::Expected<std::unique_ptr<DesktopViewProxy>, DesktopViewProxyError>
+  open_desktop_view(const std::string& pod, std::uint16_t port, DesktopViewProxyOptions options,
+                    sdk::HostLog log);
 };
 
 }  // namespace vc::kubernetes

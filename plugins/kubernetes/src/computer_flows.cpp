@@ -62,7 +62,7 @@ OpFailure failure_of(const ApiError& error) {
 }
 
 std::string generate_desktop_token() {
-  std::array<unsigned char, 32> bytes{};
+  std::array<unsigned char, 24> bytes{};
   if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
     throw std::runtime_error("the system's random source failed");
   }
@@ -85,6 +85,7 @@ json fresh_pod_from(const json& pod) {
   }
   fresh["spec"] = member(pod, "spec");
   if (fresh["spec"].is_object()) fresh["spec"].erase("nodeName");  // schedule it afresh
+  follow_desktop_label(fresh);
   return fresh;
 }
 
@@ -214,6 +215,7 @@ OpResult ComputerFlows::create(const sdk::CreateRequest& request, sdk::CancelSco
       return OpResult::failed(applied.error());
     }
   }
+  settle_desktop(view, scope);
   return info_result(view, request.network_access);
 }
 
@@ -348,10 +350,11 @@ OpResult ComputerFlows::attach(const sdk::AttachRequest& request, sdk::CancelSco
     return OpResult::failed(failure_of(pod.error()));
   }
   if (!running) return OpResult::failed(running.error());
-  const PodView view = read_pod(running.value());
-  auto applied = apply_network(view, request.network_access, scope);
+  auto view = desktop_as_asked(read_pod(running.value()), request.desktop_environment, scope);
+  if (!view) return OpResult::failed(view.error());
+  auto applied = apply_network(view.value(), request.network_access, scope);
   if (!applied) return OpResult::failed(applied.error());
-  return info_result(view, request.network_access);
+  return info_result(view.value(), request.network_access);
 }
 
 OpResult ComputerFlows::restart(const std::string& computer_id, sdk::CancelScope& scope) {
@@ -381,6 +384,7 @@ OpResult ComputerFlows::reapply_network(const PodView& pod, sdk::CancelScope& sc
     auto applied = run_firewall(pod, "block", scope);
     if (!applied) return OpResult::failed(applied.error());
   }
+  settle_desktop(pod, scope);
   return info_result(pod, !off.value());
 }
 
@@ -558,6 +562,71 @@ sdk::Expected<PodView, OpFailure> ComputerFlows::running_pod(const std::string& 
   return view;
 }
 
+// --- desktop ----------------------------------------------------------------------------------
+
+void ComputerFlows::settle_desktop(const PodView& pod, sdk::CancelScope& scope) {
+  if (!pod.desktop_capable) return;
+  auto state = read_desktop_state(calls_, pod, kDesktopSwitchTimeout, scope);
+  if (!state) {
+    log_.warn("The desktop of computer " + pod.computer_id + " could not be read: " +
+              state.error().message);
+  } else if (!state.value().live) {
+    log_.warn("The desktop of computer " + pod.computer_id + " was not live " +
+              std::to_string(kDesktopSwitchTimeout.count()) +
+              " s after its pod started; the desktop tools may fail until it is.");
+  }
+}
+
+ComputerFlows::Expected<PodView> ComputerFlows::desktop_as_asked(PodView pod, bool wanted,
+                                                                 sdk::CancelScope& scope) {
+  if (!pod.desktop_capable) {
+    if (wanted) return desktop_refused(pod.computer_id, options_.desktop_image);
+    return pod;
+  }
+  if (pod.desktop_mode == wanted) {
+    settle_desktop(pod, scope);
+    return pod;
+  }
+  auto recorded = record_desktop_mode(calls_, pod.computer_id, wanted, scope);
+  if (!recorded) return recorded.error();
+  auto switched = switch_desktop(calls_, pod, wanted, scope);
+  if (!switched) return switched.error();
+  pod.desktop_mode = wanted;
+  return pod;
+}
+
+OpResult ComputerFlows::get_desktop_environment(const std::string& computer_id,
+                                                sdk::CancelScope& scope) {
+  auto pod = running_pod(computer_id, scope);
+  if (!pod) return OpResult::failed(pod.error());
+  if (!pod.value().desktop_capable) {
+    return OpResult::ok({{"enabled", false}, {"desktop_url", nullptr}});
+  }
+  auto state = read_desktop_state(calls_, pod.value(), std::chrono::seconds(0), scope);
+  if (!state) return OpResult::failed(state.error());
+  const auto url = views_ ? views_->url_for(pod.value()) : std::nullopt;
+  return OpResult::ok({{"enabled", state.value().enabled},
+                       {"desktop_url", url ? json(*url) : json(nullptr)}});
+}
+
+OpResult ComputerFlows::set_desktop_environment(const std::string& computer_id, bool enabled,
+                                                sdk::CancelScope& scope) {
+  auto pod = running_pod(computer_id, scope);
+  if (!pod) {
+    if (pod.error().status == VC_E_COMPUTER_STOPPED) {
+      return OpResult::error(VC_E_COMPUTER_STOPPED,
+                             "Computer " + computer_id + " is not running, so its desktop cannot "
+                             "be switched; start it first (any command starts it).");
+    }
+    return OpResult::failed(pod.error());
+  }
+  auto switched = desktop_as_asked(pod.value(), enabled, scope);
+  if (!switched) return OpResult::failed(switched.error());
+  auto off = network_is_off(computer_id, scope);
+  if (!off) return OpResult::failed(off.error());
+  return info_result(switched.value(), !off.value());
+}
+
 // --- results ----------------------------------------------------------------------------------
 
 sdk::ComputerInfo ComputerFlows::info_of(const PodView& pod, bool network_access) const {
@@ -569,7 +638,8 @@ sdk::ComputerInfo ComputerFlows::info_of(const PodView& pod, bool network_access
   if (!pod.image.empty()) info.image = pod.image;
   if (!pod.created_at.empty()) info.created_at = pod.created_at;
   info.network_access = network_access;
-  info.desktop_environment = pod.desktop_mode;
+  info.desktop_environment = pod.desktop_capable && pod.desktop_mode;
+  if (views_) info.desktop_url = views_->url_for(pod);
   return info;
 }
 

@@ -14,6 +14,10 @@
 //   factory reset  deletes the pod and the claim and makes both again (seeded from the image);
 //   remove         deletes pod, claim and policy and waits until they are gone, so the name can
 //                  be used again at once;
+//   desktop        Xfce read and switched in place by the image's supervisor (desktop_mode.h);
+//                  every pod of a desktop computer that starts is waited for until its desktop
+//                  is live (15 s at most; a desktop that is not is logged, the computer is
+//                  still handed over); the URL of its view comes from DesktopViews;
 //   network        off: the deny-all-egress NetworkPolicy (enforced where the cluster's network
 //                  plugin enforces policies) and the egress firewall applied by the pod's
 //                  network-guard container (enforced everywhere); on: both undone. The policy's
@@ -36,6 +40,8 @@
 
 #include "cluster_calls.h"
 #include "computer_objects.h"
+#include "desktop_mode.h"
+#include "desktop_views.h"
 #include "kubernetes_options.h"
 #include "pod_status.h"
 
@@ -58,6 +64,9 @@ class ComputerFlows {
 
   ComputerFlows(ClusterCalls& calls, const KubernetesOptions& options, const sdk::HostLog& log);
 
+  // Where desktop computers' view URLs come from; without (the default) they have none.
+  void set_desktop_views(DesktopViews* views) { views_ = views; }
+
   sdk::OpResult validate(sdk::CancelScope& scope);
   sdk::OpResult create(const sdk::CreateRequest& request, sdk::CancelScope& scope);
   sdk::OpResult attach(const sdk::AttachRequest& request, sdk::CancelScope& scope);
@@ -67,6 +76,11 @@ class ComputerFlows {
   sdk::OpResult remove(const std::string& computer_id, sdk::CancelScope& scope);
   sdk::OpResult set_network_access(const std::string& computer_id, bool enabled,
                                    sdk::CancelScope& scope);
+  // {"enabled","desktop_url"}: Xfce's live state.
+  sdk::OpResult get_desktop_environment(const std::string& computer_id, sdk::CancelScope& scope);
+  // Switches Xfce in place; the computer's info.
+  sdk::OpResult set_desktop_environment(const std::string& computer_id, bool enabled,
+                                        sdk::CancelScope& scope);
 
   // The running pod of a computer, or the failure an op about it completes with (not found,
   // not running). For exec and the desktop.
@@ -94,6 +108,10 @@ class ComputerFlows {
   // the computer's info.
   sdk::OpResult reapply_network(const PodView& pod, sdk::CancelScope& scope);
   Expected<bool> run_firewall(const PodView& pod, const char* verb, sdk::CancelScope& scope);
+  // A desktop computer's pod has started: waits until its desktop is live (logged if not).
+  void settle_desktop(const PodView& pod, sdk::CancelScope& scope);
+  // Attach: Xfce as the request asks, switched in place when it differs.
+  Expected<PodView> desktop_as_asked(PodView pod, bool wanted, sdk::CancelScope& scope);
   // Removes what a failed create made.
   void roll_back(const std::string& computer_id, sdk::CancelScope& scope);
   sdk::OpResult info_result(const PodView& pod, bool network_access) const;
@@ -102,17 +120,19 @@ class ComputerFlows {
   ClusterCalls& calls_;
   const KubernetesOptions& options_;
   const sdk::HostLog& log_;
+  DesktopViews* views_ = nullptr;
 };
 
 // A pod for the same computer as `pod`, to create again: its spec and identity without what
-// the server and the scheduler filled in (uid, resourceVersion, status, the node).
+// the server and the scheduler filled in (uid, resourceVersion, status, the node), starting in
+// the desktop mode its label records.
 nlohmann::json fresh_pod_from(const nlohmann::json& pod);
 
 // The settings a claim's (or pod's) labels and annotations record, for making its pod again.
 ComputerSettings settings_recorded_in(const nlohmann::json& object,
                                      const KubernetesOptions& options);
 
-// 32 random bytes in hex: a desktop computer's secret.
+// 24 random bytes in hex (48 digits, as on the container engines): a desktop computer's secret.
 std::string generate_desktop_token();
 
 }  // namespace vc::kubernetes

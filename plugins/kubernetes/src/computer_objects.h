@@ -42,7 +42,7 @@ namespace object_keys {
 inline constexpr const char* kOwned = "kilntainers";                        // "true"
 inline constexpr const char* kComputerId = "kilntainers.computer-id";        // the id
 inline constexpr const char* kTemporary = "kilntainers.temporary";           // "true"/"false"
-inline constexpr const char* kDesktop = "mcp-virtual-computer.desktop";      // mode at creation
+inline constexpr const char* kDesktop = "mcp-virtual-computer.desktop";      // wanted Xfce mode
 inline constexpr const char* kDesktopCapable = "mcp-virtual-computer.desktop-capable";
 // Annotations (their values are not label values).
 inline constexpr const char* kImage = "kilntainers.image";

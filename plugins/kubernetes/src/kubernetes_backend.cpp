@@ -7,6 +7,8 @@
 #include <thread>
 #include <utility>
 
+#include <vc_agent_channel/desktop_channel.h>
+
 #include "command_exec.h"
 
 namespace vc::kubernetes {
@@ -22,6 +24,7 @@ constexpr std::chrono::milliseconds kOwnStopPoll{500};
 constexpr std::chrono::minutes kDeathWatchSpan{30};
 
 std::string computer_lane(const std::string& computer_id) { return "computer:" + computer_id; }
+std::string desktop_lane(const std::string& computer_id) { return "desktop:" + computer_id; }
 
 std::string instructions_text(const std::string& shell, std::int64_t default_timeout_s) {
   const auto slash = shell.find_last_of('/');
@@ -91,6 +94,8 @@ void KubernetesBackend::destroy() {
   lanes_.stop_and_join();
   if (agents_) agents_->shutdown();
   agents_.reset();
+  if (views_) views_->stop();  // before the API thread stops
+  views_.reset();
   flows_.reset();
   calls_.reset();
   delete this;
@@ -103,6 +108,8 @@ sdk::Expected<ComputerFlows*, sdk::OpFailure> KubernetesBackend::flows() {
     if (!made) return sdk::OpFailure{VC_E_UNAVAILABLE, made.error().message, nullptr};
     calls_ = std::move(made).value();
     flows_ = std::make_unique<ComputerFlows>(*calls_, options_, log_);
+    views_ = std::make_unique<DesktopViews>(*calls_, log_);
+    flows_->set_desktop_views(views_.get());
     if (AgentTransport* transport = calls_->agent_transport()) {
       agents_ = std::make_unique<PodAgents>(*transport, log_, options_.exec_agent,
                                             options_.exec_agent_binary);
@@ -214,6 +221,7 @@ vc_status KubernetesBackend::remove(sdk::ComputerRequest request, const vc_op* o
                forget_agents(id, "the computer is being deleted");
                OpResult result = flows.remove(id, scope);
                if (result.succeeded()) {
+                 if (views_) views_->forget(id);
                  std::lock_guard lock(computers_mutex_);
                  removed_.insert(id);
                }
@@ -325,6 +333,41 @@ OpResult KubernetesBackend::watch_for_death(const std::string& computer_id,
     return OpResult::ok(std::move(result));
   }
   return OpResult::cancelled();
+}
+
+vc_status KubernetesBackend::get_desktop_environment(sdk::ComputerRequest request,
+                                                     const vc_op* op) {
+  return run(op, computer_lane(request.computer_id),
+             [id = request.computer_id](ComputerFlows& flows, const sdk::Pending&,
+                                        sdk::CancelScope& scope) {
+               return flows.get_desktop_environment(id, scope);
+             });
+}
+
+vc_status KubernetesBackend::set_desktop_environment(sdk::ToggleRequest request,
+                                                     const vc_op* op) {
+  return run(op, computer_lane(request.computer_id),
+             [request](ComputerFlows& flows, const sdk::Pending&, sdk::CancelScope& scope) {
+               return flows.set_desktop_environment(request.computer_id, request.enabled, scope);
+             });
+}
+
+vc_status KubernetesBackend::desktop_action(sdk::DesktopActionRequest request, const vc_op* op) {
+  const std::string id = request.computer_id;
+  nlohmann::json action = std::move(request.action_document);
+  const auto deadline = agent_channel::desktop_action_deadline(action);
+  return run(op, desktop_lane(id),
+             [this, id, action = std::move(action), deadline](
+                 ComputerFlows& flows, const sdk::Pending&, sdk::CancelScope& scope) mutable {
+               if (!agents_) {
+                 return OpResult::error(VC_E_UNSUPPORTED,
+                                        "This connection to the cluster has no exec streams, "
+                                        "so the desktop of " + id + " cannot be driven.");
+               }
+               return agents_->desktop_action(
+                   id, [&] { return flows.running_pod(id, scope); }, std::move(action), deadline,
+                   scope);
+             });
 }
 
 vc_status KubernetesBackend::tool_instructions(sdk::ToolInstructionsRequest request,

@@ -6,7 +6,8 @@
 // posts its flow to a lane of WorkLanes (the SDK's plugin threads): one lane per computer, so a
 // computer's operations and commands run one at a time in call order, different computers in
 // parallel; validate and list on a lane of their own; each wait_for_death on its own lane, so a
-// watch never holds up the computer's commands. Flows block on ClusterCalls, whose transport
+// watch never holds up the computer's commands; desktop actions on a lane of the computer's
+// desktop, so that a click does not wait for a command to end. Flows block on ClusterCalls, whose transport
 // runs on the plugin's API thread. cancel() cancels the op's CancelScope, which aborts the call
 // in flight.
 //
@@ -33,6 +34,7 @@
 #include "api_endpoint.h"
 #include "cluster_calls.h"
 #include "computer_flows.h"
+#include "desktop_views.h"
 #include "kubernetes_options.h"
 #include "pod_agents.h"
 
@@ -65,6 +67,11 @@ class KubernetesBackend {
   vc_status exec(sdk::ExecRequest request, std::string_view stdin_bytes, const vc_op* op);
   vc_status wait_for_death(sdk::ComputerRequest request, const vc_op* op);
   vc_status tool_instructions(sdk::ToolInstructionsRequest request, const vc_op* op);
+  vc_status get_desktop_environment(sdk::ComputerRequest request, const vc_op* op);
+  vc_status set_desktop_environment(sdk::ToggleRequest request, const vc_op* op);
+  // The desktop-control extension's one operation (ext/vc_backend_desktop_control.h), on a
+  // lane of the computer's desktop: actions never wait behind a long command.
+  vc_status desktop_action(sdk::DesktopActionRequest request, const vc_op* op);
 
  private:
   KubernetesBackend(const vc_host_services* host, KubernetesOptions options,
@@ -107,6 +114,7 @@ class KubernetesBackend {
   std::unique_ptr<ClusterCalls> calls_;     // guarded by connection_mutex_ until made
   std::unique_ptr<ComputerFlows> flows_;
   std::unique_ptr<PodAgents> agents_;       // with calls_, when the cluster has agent streams
+  std::unique_ptr<DesktopViews> views_;     // with calls_
 
   std::mutex computers_mutex_;
   std::map<std::string, int> own_stops_;                // in progress

@@ -35,7 +35,7 @@ constexpr vc::sdk::PluginInfo kPlugin = {
                    "/workspace and home)",
     .capabilities = VC_CAP_ISOLATED | VC_CAP_PERSISTENT | VC_CAP_RESTART |
                     VC_CAP_FACTORY_RESET | VC_CAP_NETWORK_ACCESS | VC_CAP_EXEC_STDIN |
-                    VC_CAP_WAIT_FOR_DEATH | VC_CAP_KILLS_PROCESS_TREE,
+                    VC_CAP_WAIT_FOR_DEATH | VC_CAP_KILLS_PROCESS_TREE | VC_CAP_DESKTOP,
     .options = vc::kubernetes::kKubernetesOptionDecls.data(),
     .min_host_abi_minor = 1,
 };

@@ -33,6 +33,8 @@ class PodAgentComputer final : public agent_channel::AgentComputer {
 
   // The pod the next start() and install go to, and its uid (the incarnation).
   void target(std::string pod, std::string uid);
+  // True once target() named a pod.
+  bool has_target() const { return !pod_.empty(); }
 
   const std::string& computer_id() const override { return computer_id_; }
   std::string incarnation() const override { return uid_; }

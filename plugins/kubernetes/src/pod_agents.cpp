@@ -59,6 +59,7 @@ class PodCommandEnding final : public agent_channel::CommandEnding {
 struct PodAgents::Computer {
   std::shared_ptr<PodAgentComputer> pod;
   std::shared_ptr<agent_channel::ExecAgentChannel> exec_agent;
+  std::shared_ptr<agent_channel::DesktopChannel> desktop;
 };
 
 // One command on its way: what the lane waits for.
@@ -107,6 +108,7 @@ PodAgents::Computer& PodAgents::computer(const std::string& computer_id) {
     options.falls_back = mode_ == ExecAgentMode::kAuto;
     slot->exec_agent =
         agent_channel::ExecAgentChannel::make(slot->pod, transport_.clock(), log_, std::move(options));
+    slot->desktop = agent_channel::DesktopChannel::make(slot->pod, transport_.clock(), log_);
   }
   return *slot;
 }
@@ -198,6 +200,58 @@ void PodAgents::start_session(Computer& entry, const std::shared_ptr<Run>& run) 
   session->start();
 }
 
+OpResult PodAgents::desktop_action(const std::string& computer_id, const FindPod& find_pod,
+                                   nlohmann::json action, std::chrono::milliseconds deadline,
+                                   sdk::CancelScope& scope) {
+  // One answer: the action's outcome, or (nullopt) "the computer's channels name no pod yet".
+  struct Exchange {
+    std::promise<std::optional<OpResult>> answer;
+    std::uint64_t ticket = 0;  // [API thread]
+    std::atomic<bool> cancelled{false};
+  };
+  auto exchange = std::make_shared<Exchange>();
+  auto outcome = exchange->answer.get_future();
+  auto send = [this, computer_id, exchange, action = std::move(action), deadline](
+                  std::optional<PodView> pod) mutable {
+    Computer& entry = computer(computer_id);
+    if (pod) entry.pod->target(pod->name, pod->uid);
+    if (!entry.pod->has_target()) return exchange->answer.set_value(std::nullopt);
+    if (exchange->cancelled) return exchange->answer.set_value(OpResult::cancelled());
+    exchange->ticket = entry.desktop->send(
+        std::move(action), deadline, [exchange](Expected<nlohmann::json> result) {
+          if (!result.ok()) return exchange->answer.set_value(OpResult::failed(result.error()));
+          exchange->answer.set_value(OpResult::ok(std::move(result).value()));
+        });
+  };
+  auto withdraw = [this, computer_id, exchange] {
+    exchange->cancelled = true;
+    transport_.post([this, computer_id, exchange] {
+      const auto found = computers_.find(computer_id);
+      if (found != computers_.end() && exchange->ticket != 0) {
+        found->second->desktop->withdraw(exchange->ticket);
+      }
+    });
+  };
+  scope.set_canceller(withdraw);
+  transport_.post([send]() mutable { send(std::nullopt); });
+  std::optional<OpResult> result = outcome.get();
+  if (!result) {
+    // The computer's channels name no pod yet: look it up, then send.
+    scope.clear();
+    auto pod = find_pod();  // sets and clears the scope's canceller itself
+    if (!pod) return OpResult::failed(pod.error());
+    exchange->answer = std::promise<std::optional<OpResult>>();
+    outcome = exchange->answer.get_future();
+    scope.set_canceller(withdraw);
+    if (scope.cancelled()) return OpResult::cancelled();
+    transport_.post([send, found = pod.value()]() mutable { send(found); });
+    result = outcome.get();
+  }
+  scope.clear();
+  if (!result) return OpResult::error(VC_E_FAILED, "No pod to send the desktop action to.");
+  return std::move(*result);
+}
+
 void PodAgents::forget(const std::string& computer_id, const std::string& why) {
   transport_.post([this, computer_id, why] {
     auto found = computers_.find(computer_id);
@@ -205,6 +259,10 @@ void PodAgents::forget(const std::string& computer_id, const std::string& why) {
     auto entry = std::move(found->second);
     computers_.erase(found);
     entry->exec_agent->reset(why, /*kill=*/false);
+    entry->desktop->close(OpFailure{VC_E_UNAVAILABLE,
+                                    "The desktop of computer " + computer_id + " went away: " +
+                                        why + ".",
+                                    nlohmann::json{{"code", "desktop.agent_gone"}}});
   });
 }
 
@@ -215,6 +273,8 @@ void PodAgents::shutdown() {
     computers_.clear();
     for (auto& [id, entry] : computers) {
       entry->exec_agent->reset("the server is shutting down", /*kill=*/false);
+      entry->desktop->close(OpFailure{VC_E_CANCELLED, "The server is shutting down.",
+                                      nlohmann::json{{"code", "desktop.agent_gone"}}});
     }
     computers.clear();
     done.set_value();

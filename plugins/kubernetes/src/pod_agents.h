@@ -13,10 +13,16 @@
 // A restart, reset or removal forgets the computer's channels (forget()): the next command
 // opens a new agent in the new pod.
 //
-// Thread rule: run_command() on a lane thread (it blocks; never the API thread); forget() from
-// any thread; shutdown() once, on the owner's thread, before the transport stops.
+// Desktop actions (desktop_action()) go to the computer's desktop agent channel
+// (vc_agent_channel/desktop_channel.h), on the same pod: the pod is looked up only when the
+// computer's channels have none yet; the channel starts its agent itself on the first action.
+//
+// Thread rule: run_command() and desktop_action() on a lane thread (they block; never the API
+// thread); forget() from any thread; shutdown() once, on the owner's thread, before the
+// transport stops.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -61,6 +67,13 @@ class PodAgents {
                                            std::string stdin_bytes,
                                            agent_channel::ExecOutput::Emit emit,
                                            sdk::CancelScope& scope);
+
+  // [lane] Sends `action` ({"action",...}) to the computer's desktop agent and waits for its
+  // result (at most `deadline`, then the agent is restarted). A cancel withdraws the request:
+  // the op ends at once, what the agent already did stays done.
+  sdk::OpResult desktop_action(const std::string& computer_id, const FindPod& find_pod,
+                               nlohmann::json action, std::chrono::milliseconds deadline,
+                               sdk::CancelScope& scope);
 
   // [any-thread] The computer's pod is going away: its channels end (commands in flight are
   // lost) and the next command opens new ones.

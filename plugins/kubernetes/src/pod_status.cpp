@@ -64,6 +64,21 @@ std::string computer_image(const json& pod) {
   return "";
 }
 
+// The value of `variable` in the computer container's environment, empty when it is not set.
+std::string computer_env(const json& pod, const char* variable) {
+  const json& containers = member(member(pod, "spec"), "containers");
+  if (!containers.is_array()) return "";
+  for (const json& container : containers) {
+    if (text(container, "name") != kComputerContainer) continue;
+    const json& env = member(container, "env");
+    if (!env.is_array()) return "";
+    for (const json& entry : env) {
+      if (text(entry, "name") == variable) return text(entry, "value");
+    }
+  }
+  return "";
+}
+
 std::string state_of(const PodView& view, const json& computer) {
   if (view.deleting) return "stopped";
   if (view.phase == "Failed") return "dead";
@@ -179,6 +194,7 @@ PodView read_pod(const json& pod) {
   view.temporary = label(pod, object_keys::kTemporary) == "true";
   view.desktop_mode = label(pod, object_keys::kDesktop) == "true";
   view.desktop_capable = label(pod, object_keys::kDesktopCapable) == "true";
+  if (view.desktop_capable) view.desktop_token = computer_env(pod, kDesktopTokenEnv);
   view.image = text(member(metadata, "annotations"), object_keys::kImage);
   if (view.image.empty()) view.image = computer_image(pod);
   view.workspace = text(member(metadata, "annotations"), object_keys::kWorkspace);

@@ -29,8 +29,9 @@ struct PodView {
   std::string computer_id;       // the kilntainers.computer-id label; empty when not ours
   bool owned = false;            // carries the kilntainers=true label
   bool temporary = false;
-  bool desktop_mode = false;     // the desktop mode label: on at creation
+  bool desktop_mode = false;     // the desktop mode label: Xfce wanted on
   bool desktop_capable = false;
+  std::string desktop_token;     // the computer container's VC_DESKTOP_TOKEN (desktop-capable)
   std::string image;             // the image annotation, else the computer container's image
   std::string workspace;         // the workspace annotation: commands' default directory
   std::string created_at;        // metadata.creationTimestamp (RFC 3339), may be empty

@@ -30,10 +30,25 @@ json running_status() {
              {"state", {{"running", json::object()}}}}}}};
 }
 
+// The value of `variable` in the pod's computer container ("" when unset).
+std::string pod_env(const json& pod, const std::string& variable) {
+  for (const json& container : pod["spec"]["containers"]) {
+    if (container.value("name", "") != kComputerContainer || !container.contains("env")) continue;
+    for (const json& entry : container["env"]) {
+      if (entry.value("name", "") == variable) return entry.value("value", "");
+    }
+  }
+  return "";
+}
+
 class FakeCluster : public ClusterCalls {
  public:
   std::map<std::pair<ObjectKind, std::string>, json> objects;
-  std::vector<std::string> execs;  // "pod/container: argv..."
+  std::vector<std::string> execs;  // "pod/container: argv..." (but vc-desktop's)
+  // The desktop supervisor (vc-desktop) of each pod: its calls, and Xfce on or off.
+  std::vector<std::string> desktop_execs;
+  std::map<std::string, bool> xfce_on;
+  bool desktop_goes_live = true;  // false: "set" answers exit 3, not live in time
   json next_pod_status = running_status();
   int pods_created = 0;
 
@@ -97,9 +112,13 @@ class FakeCluster : public ClusterCalls {
   ApiExpected<ExecResult> exec(const ExecCall& call, sdk::CancelScope&) override {
     std::string line = call.pod + "/" + call.container + ":";
     for (const auto& word : call.argv) line += " " + word;
-    execs.push_back(line);
     ExecResult result;
     result.exit_code = 0;
+    if (!call.argv.empty() && call.argv[0] == kDesktopSupervisorCommand) {
+      desktop_execs.push_back(line);
+      return supervisor(call, result);
+    }
+    execs.push_back(line);
     return result;
   }
 
@@ -108,6 +127,18 @@ class FakeCluster : public ClusterCalls {
   }
 
  private:
+  // vc-desktop wait|set on|off --wait N: the state as JSON on stdout.
+  ExecResult supervisor(const ExecCall& call, ExecResult result) {
+    bool& on = xfce_on[call.pod];
+    bool live = true;
+    if (call.argv.size() > 2 && call.argv[1] == "set") {
+      on = call.argv[2] == "on";
+      live = desktop_goes_live;
+      if (!live) result.exit_code = 3;
+    }
+    result.stdout_bytes = json{{"wanted", on}, {"enabled", on && live}, {"live", live}}.dump();
+    return result;
+  }
   static ApiError not_found(const std::string& name) {
     return ApiError{ApiErrorKind::not_found, 404, "NotFound", name + " not found"};
   }
@@ -150,6 +181,10 @@ TEST_F(ComputerFlowsTest, CreateMakesClaimAndRunningPodAndReportsThem) {
   EXPECT_EQ(result.document["image"], "desktop:1");
   EXPECT_EQ(result.document["network_access"], true);
   EXPECT_TRUE(cluster_.execs.empty());
+  // A desktop computer is handed over once its desktop is live.
+  EXPECT_EQ(cluster_.desktop_execs,
+            std::vector<std::string>{"kilntainer-alpha/computer: /usr/local/bin/vc-desktop wait "
+                                     "--wait 15"});
 }
 
 TEST_F(ComputerFlowsTest, CreateWithNetworkOffRecordsThePolicyAndBlocksInThePod) {
@@ -297,6 +332,73 @@ TEST_F(ComputerFlowsTest, ApiFailuresKeepTheirSentenceAndGetAStatus) {
   EXPECT_EQ(failure_of({ApiErrorKind::forbidden, 403, "Forbidden", "x"}).status, VC_E_PERMISSION);
 }
 
+TEST_F(ComputerFlowsTest, DesktopSwitchRunsTheSupervisorAndRecordsTheModeForTheNextPod) {
+  ASSERT_TRUE(flows_.create(create_request("desk"), scope_).succeeded());
+  EXPECT_EQ(pod_env(cluster_.objects.at({ObjectKind::pod, "kilntainer-desk"}), kDesktopModeEnv),
+            "false");
+  cluster_.desktop_execs.clear();
+
+  const auto on = flows_.set_desktop_environment("desk", true, scope_);
+  ASSERT_TRUE(on.succeeded()) << on.message;
+  EXPECT_EQ(on.document["desktop_environment"], true);
+  EXPECT_EQ(cluster_.desktop_execs,
+            std::vector<std::string>{"kilntainer-desk/computer: /usr/local/bin/vc-desktop set on "
+                                     "--wait 15"});
+  for (ObjectKind kind : {ObjectKind::pod, ObjectKind::persistent_volume_claim}) {
+    EXPECT_EQ(cluster_.objects.at({kind, "kilntainer-desk"})["metadata"]["labels"]
+                                 ["mcp-virtual-computer.desktop"],
+              "true");
+  }
+  const auto read = flows_.get_desktop_environment("desk", scope_);
+  ASSERT_TRUE(read.succeeded()) << read.message;
+  EXPECT_EQ(read.document["enabled"], true);
+  EXPECT_TRUE(read.document["desktop_url"].is_null()) << "no views were given";
+
+  // A restart makes a pod from the image: it starts in the recorded mode.
+  ASSERT_TRUE(flows_.restart("desk", scope_).succeeded());
+  EXPECT_EQ(pod_env(cluster_.objects.at({ObjectKind::pod, "kilntainer-desk"}), kDesktopModeEnv),
+            "true");
+}
+
+TEST_F(ComputerFlowsTest, DesktopThatIsNotLiveInTimeFailsTheSwitchAndLeavesTheComputer) {
+  ASSERT_TRUE(flows_.create(create_request("slow"), scope_).succeeded());
+  cluster_.desktop_goes_live = false;
+  const auto on = flows_.set_desktop_environment("slow", true, scope_);
+  ASSERT_FALSE(on.succeeded());
+  EXPECT_EQ(on.status, VC_E_TIMEOUT);
+  EXPECT_EQ(on.message,
+            "Xfce did not start within 15 seconds. The computer itself is still running and was "
+            "not replaced.");
+  EXPECT_EQ(cluster_.pods_created, 1);
+}
+
+TEST_F(ComputerFlowsTest, HeadlessComputerRefusesXfceButIsOffAlready) {
+  options_.image = "debian:bookworm-slim";
+  ASSERT_TRUE(flows_.create(create_request("plain"), scope_).succeeded());
+  EXPECT_TRUE(cluster_.desktop_execs.empty()) << "a headless pod has no supervisor to ask";
+  const auto on = flows_.set_desktop_environment("plain", true, scope_);
+  EXPECT_EQ(on.status, VC_E_UNSUPPORTED);
+  EXPECT_NE(on.message.find("cannot start Xfce in place"), std::string::npos) << on.message;
+  const auto off = flows_.set_desktop_environment("plain", false, scope_);
+  ASSERT_TRUE(off.succeeded()) << off.message;
+  EXPECT_EQ(off.document["desktop_environment"], false);
+  const auto read = flows_.get_desktop_environment("plain", scope_);
+  ASSERT_TRUE(read.succeeded());
+  EXPECT_EQ(read.document, (json{{"enabled", false}, {"desktop_url", nullptr}}));
+  EXPECT_TRUE(cluster_.desktop_execs.empty());
+}
+
+TEST_F(ComputerFlowsTest, DesktopOfAMissingComputerIsNotFound) {
+  EXPECT_EQ(flows_.set_desktop_environment("nobody", true, scope_).status, VC_E_NOT_FOUND);
+  EXPECT_EQ(flows_.get_desktop_environment("nobody", scope_).status, VC_E_NOT_FOUND);
+}
+
+TEST(DesktopViewUrl, CarriesThePortAndTheSecretInTheFragment) {
+  EXPECT_EQ(desktop_view_url(40123, "abc"),
+            "http://127.0.0.1:40123/vnc.html#autoconnect=1&resize=scale&reconnect=1&"
+            "path=websockify%3Ftoken%3Dabc");
+}
+
 TEST(FreshPod, DropsWhatTheServerFilledIn) {
   const json pod = {{"metadata",
                      {{"name", "kilntainer-a"}, {"uid", "u"}, {"resourceVersion", "7"},
@@ -307,7 +409,7 @@ TEST(FreshPod, DropsWhatTheServerFilledIn) {
   EXPECT_EQ(fresh["metadata"], (json{{"name", "kilntainer-a"}, {"labels", {{"kilntainers", "true"}}}}));
   EXPECT_FALSE(fresh["spec"].contains("nodeName"));
   EXPECT_FALSE(fresh.contains("status"));
-  EXPECT_EQ(generate_desktop_token().size(), 64u);
+  EXPECT_EQ(generate_desktop_token().size(), 48u);
   EXPECT_NE(generate_desktop_token(), generate_desktop_token());
 }
 
