@@ -273,6 +273,81 @@ TEST_F(KubernetesBackendTest, RestartKeepsTheClaimResetWipesItRemoveTakesAll) {
   EXPECT_TRUE(driver.run("create", create_request("life")).ok());
 }
 
+// What the view's listener answers for `path` ("200" when the pod's noVNC page came through).
+std::string http_status(const std::string& url) {
+  const std::vector<std::string> argv = {"curl", "-s", "-o", "/dev/null", "-m", "20",
+                                         "-w", "%{http_code}", url};
+  return run_command(argv, std::chrono::seconds(30)).out;
+}
+
+// The view's origin (http://127.0.0.1:<port>) in a desktop_url.
+std::string view_origin(const Json& url) {
+  if (!url.is_string()) return "";
+  const std::string text = url.get<std::string>();
+  const auto path = text.find("/vnc.html");
+  return path == std::string::npos ? "" : text.substr(0, path);
+}
+
+TEST_F(KubernetesBackendTest, DesktopSwitchesInPlaceAndKeepsItsModeAndViewAcrossARestart) {
+  auto& driver = backend({{"image", kDesktopImage}});
+  Json request = create_request("desk");
+  request["desktop_environment"] = true;
+  const OpOutcome created = driver.run("create", request);
+  ASSERT_TRUE(created.ok()) << created.describe();
+  EXPECT_EQ(created.document["desktop_environment"], true);
+  const std::string origin = view_origin(created.document["desktop_url"]);
+  ASSERT_FALSE(origin.empty()) << created.document.dump();
+  // The noVNC page comes from the pod, through the plugin's listener and the port-forward.
+  EXPECT_EQ(http_status(origin + "/vnc.html"), "200");
+  const auto xfce = [&] {
+    return view_->docker_sh(computer_container("desk"),
+                            "pgrep -x xfce4-panel >/dev/null && echo on || echo off");
+  };
+  EXPECT_EQ(xfce(), "on\n");
+
+  const OpOutcome off = driver.run("set_desktop_environment",
+                                   {{"computer_id", "desk"}, {"enabled", false}});
+  ASSERT_TRUE(off.ok()) << off.describe();
+  EXPECT_EQ(off.document["desktop_environment"], false);
+  EXPECT_EQ(xfce(), "off\n");
+  const Json labels = view_->get(name_space_, "pods", pod("desk")).body["metadata"]["labels"];
+  EXPECT_EQ(labels["mcp-virtual-computer.desktop"], "false");
+
+  // A restart makes a new pod from the image: it comes back with Xfce off, and the view keeps
+  // its address.
+  const OpOutcome restarted = driver.run("restart", {{"computer_id", "desk"}});
+  ASSERT_TRUE(restarted.ok()) << restarted.describe();
+  EXPECT_EQ(restarted.document["desktop_environment"], false);
+  EXPECT_EQ(view_origin(restarted.document["desktop_url"]), origin);
+  EXPECT_EQ(xfce(), "off\n");
+  const OpOutcome read = driver.run("get_desktop_environment", {{"computer_id", "desk"}});
+  ASSERT_TRUE(read.ok()) << read.describe();
+  EXPECT_EQ(read.document["enabled"], false);
+  EXPECT_EQ(http_status(origin + "/vnc.html"), "200") << "the listener relays to the new pod";
+
+  const OpOutcome on = driver.run("set_desktop_environment",
+                                  {{"computer_id", "desk"}, {"enabled", true}});
+  ASSERT_TRUE(on.ok()) << on.describe();
+  EXPECT_EQ(xfce(), "on\n");
+
+  // Removing the computer closes its listener.
+  ASSERT_TRUE(driver.run("remove", {{"computer_id", "desk"}}).ok());
+  EXPECT_EQ(http_status(origin + "/vnc.html"), "000");
+}
+
+TEST_F(KubernetesBackendTest, HeadlessComputerHasNoDesktopAndRefusesXfce) {
+  auto& driver = backend();
+  ASSERT_TRUE(driver.run("create", create_request("plain")).ok());
+  const OpOutcome read = driver.run("get_desktop_environment", {{"computer_id", "plain"}});
+  ASSERT_TRUE(read.ok()) << read.describe();
+  EXPECT_EQ(read.document["enabled"], false);
+  EXPECT_TRUE(read.document["desktop_url"].is_null()) << read.document.dump();
+  const OpOutcome on = driver.run("set_desktop_environment",
+                                  {{"computer_id", "plain"}, {"enabled", true}});
+  EXPECT_EQ(on.status, VC_E_UNSUPPORTED) << on.describe();
+  EXPECT_NE(on.message.find("cannot start Xfce in place"), std::string::npos) << on.message;
+}
+
 TEST_F(KubernetesBackendTest, AttachMakesAGonePodAgainAndListShowsEveryComputer) {
   auto& driver = backend();
   ASSERT_TRUE(driver.run("create", create_request("att")).ok());
