@@ -379,11 +379,23 @@ TEST_F(DesktopChannelTest, AnImageWithoutTheAgentIsUnsupportedAndAStoppedOneUnav
   std::optional<Expected<nlohmann::json>> reply;
   channel_->send({{"action", "screenshot"}}, 30s, [&](Expected<nlohmann::json> r) { reply = r; });
   auto process = computer_->processes[0];
-  process->events.output(VC_STREAM_STDERR, "runuser: user computer does not exist\n");
+  process->events.output(VC_STREAM_STDERR, "vc-desktop-agent: cannot open display :99\n");
   process->exit_code = 1;
   process->end();
   ASSERT_TRUE(reply && !reply->ok());
   EXPECT_EQ(reply->error().status, VC_E_UNAVAILABLE) << reply->error().message;
+  EXPECT_NE(reply->error().message.find("cannot open display"), std::string::npos);
+
+  // An image without the desktop's user (what runuser says in a pod).
+  computer_->processes.clear();
+  std::optional<Expected<nlohmann::json>> no_user;
+  channel_->send({{"action", "screenshot"}}, 30s, [&](Expected<nlohmann::json> r) { no_user = r; });
+  computer_->processes[0]->events.output(VC_STREAM_STDERR,
+                                         "runuser: user computer does not exist\n");
+  computer_->processes[0]->exit_code = 1;
+  computer_->processes[0]->end();
+  ASSERT_TRUE(no_user && !no_user->ok());
+  EXPECT_EQ(no_user->error().status, VC_E_UNSUPPORTED) << no_user->error().message;
 
   computer_->processes.clear();
   std::optional<Expected<nlohmann::json>> missing;
