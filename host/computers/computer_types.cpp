@@ -61,6 +61,8 @@ ComputerInfo ComputerInfo::from_json(const Json& doc) {
   read_bool(doc, "network_access", info.network_access);
   read_bool(doc, "desktop_environment", info.desktop_environment);
   read_optional_string(doc, "desktop_url", info.desktop_url);
+  read_optional_string(doc, "persistence", info.persistence);
+  read_optional_string(doc, "network_enforcement", info.network_enforcement);
   return info;
 }
 
@@ -75,6 +77,8 @@ Json ComputerInfo::to_json() const {
   doc["network_access"] = network_access;
   doc["desktop_environment"] = desktop_environment;
   doc["desktop_url"] = optional_to_json(desktop_url);
+  if (persistence) doc["persistence"] = *persistence;
+  if (network_enforcement) doc["network_enforcement"] = *network_enforcement;
   return doc;
 }
 

@@ -34,12 +34,16 @@ struct ComputerInfo {
   bool network_access = true;
   bool desktop_environment = false;
   std::optional<std::string> desktop_url;
+  // Optional sentences from the backend: what survives a restart; how network off is enforced.
+  std::optional<std::string> persistence;
+  std::optional<std::string> network_enforcement;
 
   // Reads a computer info document. Unknown fields are ignored; absent or null optional fields
   // keep their defaults. Throws std::invalid_argument naming the field when the document is not
   // an object, "computer_id" is missing, or a field has the wrong JSON type.
   static ComputerInfo from_json(const Json& doc);
-  // All fields, in declaration order; absent optionals are null.
+  // All fields, in declaration order; absent optionals are null, except persistence and
+  // network_enforcement, which are left out when the backend did not say.
   Json to_json() const;
   // A listing entry (the original's ComputerInfo): computer_id, sandbox_id, backend, state,
   // temporary, image, created_at, then network_access, desktop_environment, desktop_url.

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "common/utf8_repair.h"
 #include "computers/computer_lifecycle.h"
 #include "computers/computer_registry.h"
 #include "tools/tool_call_support.h"
@@ -46,6 +47,15 @@ Json desktop_url_of(const std::optional<ComputerInfo>& computer) {
   return computer && computer->desktop_url ? Json(*computer->desktop_url) : Json();
 }
 
+// A backend's sentence about the computer, as the user sees it: bounded, null when it said
+// nothing (or the computer is not known).
+constexpr std::size_t kBackendSentenceLimit = 1024;
+Json backend_sentence(const std::optional<ComputerInfo>& computer,
+                      std::optional<std::string> ComputerInfo::*field) {
+  if (!computer || !((*computer).*field)) return Json();
+  return utf8_prefix(*((*computer).*field), kBackendSentenceLimit);
+}
+
 // What the computer is doing, for a watcher (the App): "not_started" (no computer in use yet,
 // or forgotten after its engine went away), "starting" (being prepared), "running", or
 // "died" (it stopped unexpectedly; computer_error says how).
@@ -58,8 +68,8 @@ const char* computer_state(const std::optional<ComputerInfo>& computer,
 }
 
 // {operation, computer_id, computer_attached, desktop_environment, network_access,
-// desktop_url, workspace_directory, runtime_*, computer_state, computer_error}: live values
-// when `computer` is known, else the configured ones.
+// desktop_url, workspace_directory, runtime_*, computer_state, computer_error, persistence,
+// network_enforcement}: live values when `computer` is known, else the configured ones.
 Json status_payload(const computers::ComputerSettings& settings, const std::optional<ComputerInfo>& computer,
                     const std::optional<computers::ProgressEvent>& setup = std::nullopt,
                     const std::optional<std::string>& engine_failure = std::nullopt,
@@ -75,6 +85,11 @@ Json status_payload(const computers::ComputerSettings& settings, const std::opti
   add_runtime_fields(payload, setup, engine_failure);
   payload["computer_state"] = computer_state(computer, setup, death);
   payload["computer_error"] = death ? Json(*death) : Json();
+  payload["persistence"] = backend_sentence(computer, &ComputerInfo::persistence);
+  payload["network_enforcement"] =
+      computer && !computer->network_access
+          ? backend_sentence(computer, &ComputerInfo::network_enforcement)
+          : Json();
   return payload;
 }
 
@@ -100,6 +115,11 @@ Json status_output_schema() {
         {"runtime_error", typed(Json::array({"string", "null"}), "Why preparation failed.")},
         {"computer_state", typed("string", "not_started, starting, running or died.")},
         {"computer_error", typed(Json::array({"string", "null"}), "Why the computer died, once it did.")},
+        {"persistence", typed(Json::array({"string", "null"}),
+                              "What survives a restart of the computer, when its engine says.")},
+        {"network_enforcement",
+         typed(Json::array({"string", "null"}),
+               "How the network is kept off while network_access is false, when its engine says.")},
         {"error", typed("string", "Present only when the call failed; says why.")}}}};
 }
 

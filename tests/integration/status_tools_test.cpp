@@ -19,7 +19,7 @@ const std::vector<std::string> kStatusKeys = {
     "network_access",   "desktop_url",     "workspace_directory", "runtime_state",
     "runtime_phase",    "runtime_message", "runtime_progress",    "runtime_total",
     "downloaded_bytes", "download_total_bytes", "runtime_error", "computer_state",
-    "computer_error"};
+    "computer_error",   "persistence",     "network_enforcement"};
 
 // The keys of a set_network_access payload, in order.
 const std::vector<std::string> kNetworkKeys = {"operation",      "computer_id",

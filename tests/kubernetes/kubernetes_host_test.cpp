@@ -328,6 +328,28 @@ TEST_F(KubernetesHostTest, MissingFilesAndDirectoriesAreClearErrors) {
 
 // --- 2. persistence across host restarts; restart and reset -------------------------------------
 
+TEST_F(KubernetesHostTest, StatusToolsSayWhatPersistsAndHowNetworkOffIsEnforced) {
+  auto& host = start_host();
+  const Json ui = ok(host, "computer_ui", Json::object());
+  ASSERT_TRUE(ui["persistence"].is_string()) << ui.dump();
+  const std::string persistence = ui["persistence"];
+  EXPECT_NE(persistence.find("/workspace and the home directories (/root)"), std::string::npos)
+      << persistence;
+  EXPECT_NE(persistence.find("claim " + pod()), std::string::npos) << persistence;
+  EXPECT_TRUE(ui["network_enforcement"].is_null()) << "the network is on";
+
+  const Json off = ok(host, "set_network_access", {{"enabled", false}});
+  EXPECT_EQ(off["network_access"], false);
+  const Json status = ok(host, "runtime_status", Json::object());
+  EXPECT_EQ(status["network_access"], false);
+  ASSERT_TRUE(status["network_enforcement"].is_string()) << status.dump();
+  EXPECT_NE(status["network_enforcement"].get<std::string>().find("network-guard"),
+            std::string::npos);
+  // What the sentence says is so: the policy object exists beside the in-pod rules.
+  EXPECT_EQ(view_->get(name_space_, "networkpolicies", pod() + ".network-off").status, 200);
+  close_host(host);
+}
+
 TEST_F(KubernetesHostTest, TheComputerOutlivesTheHostRestartKeepsTheWorkspaceResetWipesIt) {
   auto& first = start_host();
   ok(first, "write_file", {{"path", "/workspace/x"}, {"content", "kept across hosts\n"}});

@@ -29,6 +29,20 @@ std::string text_at(const json& value, const char* key) {
   return field.is_string() ? field.get<std::string>() : "";
 }
 
+// What computer_ui and runtime_status tell the person watching (docs/kubernetes-backend.md,
+// "What persists" and "The network switch").
+std::string persistence_sentence(const PodView& pod) {
+  const std::string workspace = pod.workspace.empty() ? "/workspace" : pod.workspace;
+  return "Only " + workspace + " and the home directories (/root" +
+         (pod.desktop_capable ? ", /home/computer" : "") + ") are kept across restarts, on the "
+         "claim " + pod.name + "; everything else, such as packages installed with apt or files "
+         "in /etc, is the image's again after a restart.";
+}
+constexpr const char* kNetworkEnforcement =
+    "The egress firewall of the pod's network-guard container (IPv4 and IPv6 rules that "
+    "commands in the computer cannot change), and a deny-all-egress NetworkPolicy where the "
+    "cluster's network plugin enforces policies.";
+
 // Claims and policies carry the pod's identity labels, so read_pod() reads them too.
 bool is_ours(const json& object) { return read_pod(object).owned; }
 
@@ -640,6 +654,8 @@ sdk::ComputerInfo ComputerFlows::info_of(const PodView& pod, bool network_access
   info.network_access = network_access;
   info.desktop_environment = pod.desktop_capable && pod.desktop_mode;
   if (views_) info.desktop_url = views_->url_for(pod);
+  info.persistence = persistence_sentence(pod);
+  if (!network_access) info.network_enforcement = kNetworkEnforcement;
   return info;
 }
 

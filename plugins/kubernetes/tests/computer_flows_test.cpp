@@ -180,6 +180,11 @@ TEST_F(ComputerFlowsTest, CreateMakesClaimAndRunningPodAndReportsThem) {
   EXPECT_EQ(result.document["state"], "running");
   EXPECT_EQ(result.document["image"], "desktop:1");
   EXPECT_EQ(result.document["network_access"], true);
+  EXPECT_NE(result.document.value("persistence", "").find("Only /workspace and the home "
+                                                          "directories (/root, /home/computer)"),
+            std::string::npos)
+      << result.document.dump();
+  EXPECT_FALSE(result.document.contains("network_enforcement")) << "the network is on";
   EXPECT_TRUE(cluster_.execs.empty());
   // A desktop computer is handed over once its desktop is live.
   EXPECT_EQ(cluster_.desktop_execs,
@@ -196,6 +201,9 @@ TEST_F(ComputerFlowsTest, CreateWithNetworkOffRecordsThePolicyAndBlocksInThePod)
             "kilntainer-beta/network-guard: /usr/local/lib/mcp-virtual-computer/egress-firewall "
             "block");
   EXPECT_EQ(result.document["network_access"], false);
+  EXPECT_NE(result.document.value("network_enforcement", "").find("network-guard"),
+            std::string::npos)
+      << result.document.dump();
 }
 
 TEST_F(ComputerFlowsTest, CreateRefusesATakenNameAndAForeignObject) {

@@ -22,21 +22,29 @@ struct ComputerInfo {
   bool network_access = true;
   bool desktop_environment = false;
   std::optional<std::string> desktop_url;
+  // Optional sentences for the person watching (the host shows them in computer_ui and
+  // runtime_status): what survives a restart of the computer, and how a network that is off
+  // is enforced. Left out of the document when not set.
+  std::optional<std::string> persistence;
+  std::optional<std::string> network_enforcement;
 
   // [any-thread]
   nlohmann::json to_json() const {
     auto or_null = [](const std::optional<std::string>& value) {
       return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
     };
-    return {{"computer_id", computer_id},
-            {"sandbox_id", sandbox_id},
-            {"state", state},
-            {"temporary", temporary},
-            {"image", or_null(image)},
-            {"created_at", or_null(created_at)},
-            {"network_access", network_access},
-            {"desktop_environment", desktop_environment},
-            {"desktop_url", or_null(desktop_url)}};
+    nlohmann::json document = {{"computer_id", computer_id},
+                               {"sandbox_id", sandbox_id},
+                               {"state", state},
+                               {"temporary", temporary},
+                               {"image", or_null(image)},
+                               {"created_at", or_null(created_at)},
+                               {"network_access", network_access},
+                               {"desktop_environment", desktop_environment},
+                               {"desktop_url", or_null(desktop_url)}};
+    if (persistence) document["persistence"] = *persistence;
+    if (network_enforcement) document["network_enforcement"] = *network_enforcement;
+    return document;
   }
 };
 
