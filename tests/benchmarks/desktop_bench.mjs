@@ -1,7 +1,7 @@
 // desktop_bench.mjs — times what a person waits for on a desktop computer, through the official
 // MCP client and a real browser (run by desktop.sh, which installs both). Prints Markdown rows.
 //
-//   node desktop_bench.mjs <host> [host arguments...] [--runs N] [--engine docker|podman]
+//   node desktop_bench.mjs <host> [host arguments...] [--runs N] [--engine docker|podman|kubernetes]
 //
 // visible: computer_ui on a computer that does not exist yet (DESKTOP_ENVIRONMENT=true, image
 //   built) until Chromium shows the Xfce panel through noVNC (connected, and the panel row of
@@ -9,7 +9,10 @@
 // Xfce on / off: set_desktop_environment round trips (they return once the panel and desktop
 //   are mapped, or every process of the session is gone).
 // memory / idle CPU: the container's cgroup (memory.usage_in_bytes less cache; cpuacct.usage
-//   over 30 s), Xfce off and on, nothing connected.
+//   over 30 s), Xfce off and on, nothing connected. On kubernetes that is the pod's `computer`
+//   container, which the kubelet runs on the local dockerd as
+//   k8s_computer_kilntainer-<id>_<namespace>_<pod uid>_<attempt> (the pod's network-guard and
+//   sandbox containers are not counted).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -29,6 +32,19 @@ const runs = Number(take("--runs", "5"));
 const engine = take("--engine", "docker");
 const hostArgs = argv.slice(1);
 const cli = engine === "podman" ? "podman" : "docker";
+
+// The full id of the computer's container, whose cgroup usage() reads.
+function containerOf(computerId) {
+  if (engine !== "kubernetes") {
+    return execFileSync(cli, ["inspect", "-f", "{{.Id}}", `kilntainer-${computerId}`]).toString().trim();
+  }
+  const ids = execFileSync("docker", ["ps", "-q", "--no-trunc", "-f", `name=k8s_computer_kilntainer-${computerId}_`])
+    .toString().trim().split("\n").filter(Boolean);
+  if (ids.length !== 1) {
+    throw new Error(`expected one running container k8s_computer_kilntainer-${computerId}_* on the local dockerd, found ${ids.length}`);
+  }
+  return ids[0];
+}
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -127,7 +143,7 @@ for (let run = 0; run < runs; run += 1) {
     on.push(performance.now() - t);
   }
   if (run === runs - 1) {
-    lastId = execFileSync(cli, ["inspect", "-f", "{{.Id}}", `kilntainer-${computerId}`]).toString().trim();
+    lastId = containerOf(computerId);
     await call(client, "set_desktop_environment", { enabled: false });
     await sleep(3000);
     var idleOff = await usage(lastId);
