@@ -309,26 +309,27 @@ TEST_F(KubernetesBackendTest, DesktopSwitchesInPlaceAndKeepsItsModeAndViewAcross
                                    {{"computer_id", "desk"}, {"enabled", false}});
   ASSERT_TRUE(off.ok()) << off.describe();
   EXPECT_EQ(off.document["desktop_environment"], false);
+  EXPECT_TRUE(off.document["desktop_url"].is_null()) << "no view is offered with Xfce off";
   EXPECT_EQ(xfce(), "off\n");
   const Json labels = view_->get(name_space_, "pods", pod("desk")).body["metadata"]["labels"];
   EXPECT_EQ(labels["mcp-virtual-computer.desktop"], "false");
 
-  // A restart makes a new pod from the image: it comes back with Xfce off, and the view keeps
-  // its address.
+  // A restart makes a new pod from the image: it comes back with Xfce off.
   const OpOutcome restarted = driver.run("restart", {{"computer_id", "desk"}});
   ASSERT_TRUE(restarted.ok()) << restarted.describe();
   EXPECT_EQ(restarted.document["desktop_environment"], false);
-  EXPECT_EQ(view_origin(restarted.document["desktop_url"]), origin);
   EXPECT_EQ(xfce(), "off\n");
   const OpOutcome read = driver.run("get_desktop_environment", {{"computer_id", "desk"}});
   ASSERT_TRUE(read.ok()) << read.describe();
   EXPECT_EQ(read.document["enabled"], false);
   EXPECT_EQ(http_status(origin + "/vnc.html"), "200") << "the listener relays to the new pod";
 
+  // On again: the view keeps its address across the restart.
   const OpOutcome on = driver.run("set_desktop_environment",
                                   {{"computer_id", "desk"}, {"enabled", true}});
   ASSERT_TRUE(on.ok()) << on.describe();
   EXPECT_EQ(xfce(), "on\n");
+  EXPECT_EQ(view_origin(on.document["desktop_url"]), origin);
 
   // Removing the computer closes its listener.
   ASSERT_TRUE(driver.run("remove", {{"computer_id", "desk"}}).ok());

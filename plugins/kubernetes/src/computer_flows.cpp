@@ -618,7 +618,8 @@ OpResult ComputerFlows::get_desktop_environment(const std::string& computer_id,
   }
   auto state = read_desktop_state(calls_, pod.value(), std::chrono::seconds(0), scope);
   if (!state) return OpResult::failed(state.error());
-  const auto url = views_ ? views_->url_for(pod.value()) : std::nullopt;
+  const auto url =
+      views_ && state.value().enabled ? views_->url_for(pod.value()) : std::nullopt;
   return OpResult::ok({{"enabled", state.value().enabled},
                        {"desktop_url", url ? json(*url) : json(nullptr)}});
 }
@@ -653,7 +654,8 @@ sdk::ComputerInfo ComputerFlows::info_of(const PodView& pod, bool network_access
   if (!pod.created_at.empty()) info.created_at = pod.created_at;
   info.network_access = network_access;
   info.desktop_environment = pod.desktop_capable && pod.desktop_mode;
-  if (views_) info.desktop_url = views_->url_for(pod);
+  // As on the other engines, the view is offered while Xfce is on.
+  if (views_ && info.desktop_environment) info.desktop_url = views_->url_for(pod);
   info.persistence = persistence_sentence(pod);
   if (!network_access) info.network_enforcement = kNetworkEnforcement;
   return info;

@@ -3,7 +3,7 @@
 // the URL that opens it in a browser.
 //
 // A computer's listener is started the first time its URL is asked for (the computer's info
-// while its pod runs) and kept until the computer is removed or the backend ends: its port,
+// while its pod runs with Xfce on) and kept until the computer is removed or the backend ends: its port,
 // and so its URL, stays the same across restarts of the computer, and a browser that is
 // watching reconnects by itself (noVNC's reconnect=1) once the new pod's bridge is up. The
 // pod's name is the computer's, so the listener need not be pointed anywhere new. The secret
