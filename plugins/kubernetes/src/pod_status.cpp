@@ -156,8 +156,11 @@ std::string failed_init_container(const json& statuses) {
 
 bool is_waiting_for_claim(const std::string& scheduler_message) {
   // The scheduler's words while a claim is still being provisioned: it retries by itself.
+  // "bound to non-existent pv(s)": the claim was just bound to a volume the scheduler's cache
+  // has not seen yet (seen when a name is used again right after its claim was deleted).
   return scheduler_message.find("unbound immediate PersistentVolumeClaims") != std::string::npos ||
-         scheduler_message.find("waiting for first consumer") != std::string::npos;
+         scheduler_message.find("waiting for first consumer") != std::string::npos ||
+         scheduler_message.find("bound to non-existent pv") != std::string::npos;
 }
 
 std::string pod_waiting_note(const json& pod) {

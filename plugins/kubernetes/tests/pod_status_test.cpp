@@ -58,6 +58,10 @@ TEST(PodStatus, AClaimStillBeingProvisionedIsWaitedForNotABlocker) {
   EXPECT_EQ(pod_waiting_note(pod),
             "not scheduled yet: 0/1 nodes are available: 1 pod has unbound immediate "
             "PersistentVolumeClaims.");
+  // A claim bound to a volume the scheduler's cache has not seen yet: it retries by itself.
+  pod["status"]["conditions"][0]["message"] =
+      "0/1 nodes are available: 1 pvc(s) bound to non-existent pv(s).";
+  EXPECT_EQ(pod_start_blocker(pod), "");
   EXPECT_EQ(pod_waiting_note(fixture("noimage")).rfind(
                 "its container computer is waiting (ErrImageNeverPull: ", 0),
             0u);
