@@ -19,12 +19,15 @@ DesktopCall::DesktopCall(DesktopToolsContext context, std::shared_ptr<mcp::ToolC
 
 void DesktopCall::begin(std::function<void()> body) {
   auto self = shared_from_this();
-  *running_ = context_.registry->acquire(
+  CancelHandle acquiring = context_.registry->acquire(
       nullptr, [self, body = std::move(body)](Expected<computers::ComputerInfo> computer) {
         if (!computer) return self->fail(computer.error().message);
         if (!desktop_live(computer.value())) return self->fail(kNoLiveDesktop);
         body();
       });
+  // A computer already in use is handed over at once, inside acquire(): the body has then
+  // started its first action, and that action's handle is the one a cancel must reach.
+  if (!*running_) *running_ = std::move(acquiring);
 }
 
 void DesktopCall::run(Json action, std::function<void(Json result)> next) {
