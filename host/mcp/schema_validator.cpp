@@ -342,7 +342,9 @@ class Validator {
     }
     const auto maximum = schema.find(max_keyword);
     if (maximum != schema.end() && static_cast<long double>(length) > numeric(*maximum)) {
-      return at(path, show(value) + " is too long");
+      // The bound, so that the caller knows how far to cut (the value is shown cut short).
+      return at(path, show(value) + " is too long (" + std::to_string(length) + ", at most " +
+                          maximum->dump() + ")");
     }
     return std::nullopt;
   }

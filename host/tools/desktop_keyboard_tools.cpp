@@ -107,9 +107,15 @@ void add_keyboard_tools(const DesktopToolsContext& context,
           "text is typed as written, whatever the keyboard layout; newlines press Return.",
           object_schema(
               "type",
-              Json{{"text", string_property("Text", "The text to type.")},
-                   {"element", string_property("Element",
-                                               "AT-SPI reference of the field to type into.")},
+              Json{{"text", bounded_string_property("Text", "The text to type, at most 10,000 "
+                                                                "characters (send longer text "
+                                                                "with clipboard_write and paste "
+                                                                "it).",
+                                                        kMaxTypedCharacters)},
+                   {"element", bounded_string_property("Element",
+                                                       "AT-SPI reference of the field to type "
+                                                       "into.",
+                                                       kMaxSelectorCharacters)},
                    {"clear", bool_property("Clear", "Select all (Ctrl+A) first, so the text "
                                                     "replaces what is there.", false)},
                    {"press_enter", bool_property("Press Enter", "Press Return afterwards.", false)},
@@ -129,7 +135,9 @@ void add_keyboard_tools(const DesktopToolsContext& context,
           "super, enter, esc.",
           object_schema(
               "press_keys",
-              Json{{"keys", string_property("Keys", "Chords joined by +, separated by spaces.")},
+              Json{{"keys", bounded_string_property("Keys", "Chords joined by +, separated by "
+                                                                "spaces; at most 1,000 characters.",
+                                                        kMaxKeysCharacters)},
                    {"repeat", integer_property("Repeat", "Times to press the whole sequence, 1-100.",
                                                1, 100, 1)},
                    {"hold_ms", integer_property("Hold Ms", "Milliseconds each chord is held, "
@@ -151,7 +159,10 @@ void add_keyboard_tools(const DesktopToolsContext& context,
                       "Put text on the desktop's clipboard, to paste with Ctrl+V (Ctrl+Shift+V "
                       "in a terminal).",
                       object_schema("clipboard_write",
-                                    Json{{"text", string_property("Text", "The text to copy.")},
+                                    Json{{"text", bounded_string_property(
+                                                       "Text", "The text to copy, at most "
+                                                               "1,048,576 characters.",
+                                                       kMaxClipboardCharacters)},
                                          {"selection", selection_property()}},
                                     {"text"}),
                       desktop_output_schema(Json{{"ok", typed("boolean", "True when set.")},

@@ -23,8 +23,9 @@ bool known_button(const std::string& button) {
 }
 
 Json element_property() {
-  return string_property("Element",
-                         "AT-SPI accessibility reference from look_at_screen, e.g. atspi:8/0/2.");
+  return bounded_string_property(
+      "Element", "AT-SPI accessibility reference from look_at_screen, e.g. atspi:8/0/2.",
+      kMaxSelectorCharacters);
 }
 
 Json coordinate_property(const char* axis) {
@@ -170,7 +171,8 @@ void add_pointer_tools(const DesktopToolsContext& context,
                         Json{{"element", element_property()},
                              {"x", coordinate_property("x")},
                              {"y", coordinate_property("y")},
-                             {"button", string_property("Button", "left, middle, or right.")},
+                             {"button", choice_property("Button", "left, middle or right.",
+                                                        {"left", "middle", "right"}, "left")},
                              {"clicks", integer_property("Clicks", "1 to 3.", 1, 3, 1)},
                              {"modifiers", modifiers_property()}},
                         {}),

@@ -5,6 +5,14 @@
 
 namespace vc::tools {
 
+Json bounded_string_property(const char* title, const std::string& description,
+                             int64_t max_characters) {
+  return Json{{"description", description},
+              {"maxLength", max_characters},
+              {"title", title},
+              {"type", "string"}};
+}
+
 Json integer_property(const char* title, const char* description, std::optional<int64_t> minimum,
                       std::optional<int64_t> maximum, std::optional<int64_t> fallback) {
   Json property{{"description", description}, {"title", title}, {"type", "integer"}};

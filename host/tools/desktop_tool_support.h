@@ -40,6 +40,18 @@ void add_desktop_tool(const DesktopToolsContext& context,
                       std::vector<std::unique_ptr<mcp::Tool>>& tools,
                       mcp::ToolDefinition definition, DesktopHandler handler);
 
+// The longest text each desktop argument takes, in characters (code points). Past them the
+// call is refused at once with a schema error that quotes at most a short excerpt: an agent's
+// runaway argument must not type for minutes or echo megabytes back (docs/desktop.md, "Bounds").
+inline constexpr int64_t kMaxTypedCharacters = 10000;         // type.text
+inline constexpr int64_t kMaxKeysCharacters = 1000;           // press_keys.keys
+inline constexpr int64_t kMaxClipboardCharacters = 1 << 20;   // clipboard_write.text
+inline constexpr int64_t kMaxLaunchTargetCharacters = 4096;   // launch.target
+inline constexpr int64_t kMaxSelectorCharacters = 512;        // window selectors, element refs
+
+// {"type":"string","title","description","maxLength"}: a text argument with its bound.
+Json bounded_string_property(const char* title, const std::string& description,
+                             int64_t max_characters);
 // {"type":"integer","title","description"} with optional bounds and default.
 Json integer_property(const char* title, const char* description,
                       std::optional<int64_t> minimum = std::nullopt,

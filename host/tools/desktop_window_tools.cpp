@@ -14,7 +14,9 @@ namespace vc::tools {
 namespace {
 
 Json window_property() {
-  return string_property("Window", "Window ID, exact title/class, or an unambiguous substring.");
+  return bounded_string_property(
+      "Window", "Window ID, exact title/class, or an unambiguous substring.",
+      kMaxSelectorCharacters);
 }
 
 Json window_object_schema() {

@@ -319,7 +319,48 @@ try {
   const badKey = await failure("press_keys", { keys: "ctrl+nosuchkey" });
   expect(/Unknown key 'nosuchkey'/.test(badKey ?? ""), `unknown key: ${badKey}`);
   const badButton = await failure("click", { x: 10, y: 10, button: "sideways" });
-  expect(badButton === "button must be left, middle, or right.", `unknown button: ${badButton}`);
+  expect(/button: "sideways" is not one of \["left","middle","right"\]/.test(badButton ?? ""),
+         `unknown button: the schema's enum says which (${badButton})`);
+  // Runaway arguments are refused at once, and the error quotes only an excerpt of them.
+  const started = Date.now();
+  const hugeType = await failure("type", { text: "x".repeat(1 << 20) });
+  const refusedIn = Date.now() - started;
+  expect(/text: .* is too long \(1048576, at most 10000\)/.test(hugeType ?? "") &&
+         hugeType.length < 400,
+         `1 MB type is refused in ${refusedIn} ms with a short error (${(hugeType ?? "").length} chars: ${(hugeType ?? "").slice(0, 120)})`);
+  const hugeKeys = await failure("press_keys", { keys: "a ".repeat(50000) });
+  expect(/keys: .* is too long \(100000, at most 1000\)/.test(hugeKeys ?? "") &&
+         hugeKeys.length < 400,
+         `100 KB press_keys is refused with a short error (${(hugeKeys ?? "").length} chars)`);
+  // A cancelled long type really stops: what reaches the window stops growing, and the next
+  // action answers at once (not after the 30 s of a busy agent). The target is a terminal whose
+  // cat, without line buffering, writes every key to a file as it comes.
+  await payload("terminal_execute", { command:
+    "rm -f /workspace/cancel.txt; (su computer -c 'DISPLAY=:99 xfce4-terminal --title=cancel-target " +
+    "-x sh -c \"stty -icanon; exec cat > /workspace/cancel.txt\"' >/dev/null 2>&1 &)" });
+  const cancelTarget = await waitFor(async () => (await windows()).find((w) => w.title === "cancel-target"),
+                                     20, "the cancel-target terminal");
+  await payload("switch_window", { window: cancelTarget.window_id });
+  const cancel = new AbortController();
+  const longType = client.callTool({ name: "type", arguments: { text: "y".repeat(9000), delay_ms: 20 } },
+                                   undefined, { signal: cancel.signal, timeout: 600_000 })
+    .then(() => ({ aborted: undefined }), (error) => ({ aborted: String(error?.message ?? error) }));
+  await sleep(1500);
+  cancel.abort();
+  const cancelled = await longType;
+  const cancelledAt = Date.now();
+  const answered = decodePng(imageOf(await call("look_at_screen", { include_accessibility: false })).data);
+  const answerMs = Date.now() - cancelledAt;
+  expect(cancelled.aborted !== undefined && answered.width === 1280 && answerMs < 10_000,
+         `after a cancelled type the next action answers in ${answerMs} ms`);
+  const typedBytes = async () =>
+    Number((await payload("terminal_execute", { command: "wc -c < /workspace/cancel.txt" })).stdout);
+  const first = await typedBytes();
+  await sleep(2000);
+  const second = await typedBytes();
+  expect(first > 0 && first < 9000 && second === first,
+         `the cancelled typing stopped (${first} then ${second} characters reached the window)`);
+  await payload("close_window", { window: cancelTarget.window_id });
   const empty = await failure("type", { text: "" });
   expect(/must not be empty/.test(empty ?? ""), `empty text: ${empty}`);
   const stale = await failure("click", { element: "atspi:77/77/77" });

@@ -83,10 +83,10 @@ TEST(SchemaValidator, NestedObjectsAndLengths) {
   EXPECT_EQ(find_schema_violation(schema, Json::parse(R"({"outer": {"name": "\u00e9\u00e9\u00e9"}})")),
             std::nullopt);  // lengths count characters, not bytes
   EXPECT_EQ(find_schema_violation(schema, Json::parse(R"({"outer": {"name": "abcd"}})")),
-            R"(outer.name: "abcd" is too long)");
+            R"(outer.name: "abcd" is too long (4, at most 3))");
   EXPECT_EQ(find_schema_violation(schema, Json::parse(R"({"list": []})")), "list: [] is too short");
   EXPECT_EQ(find_schema_violation(schema, Json::parse(R"({"list": [1,2,3]})")),
-            "list: [1,2,3] is too long");
+            "list: [1,2,3] is too long (3, at most 2)");
 }
 
 TEST(SchemaValidator, PatternSearchesWithEcmaScriptSyntax) {

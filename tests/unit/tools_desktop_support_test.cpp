@@ -7,6 +7,7 @@
 #include <vc-backend-1/vc_status.h>
 
 #include "tools/desktop_screen_snapshot.h"
+#include "tools/desktop_tools.h"
 #include "tools/desktop_tool_set.h"
 #include "tools/screen_space.h"
 #include "tools/window_selector.h"
@@ -167,6 +168,35 @@ TEST(DesktopToolSet, DesktopToolsFollowTheLiveDesktopAndTellSubscribers) {
   set.observe(computer);
   EXPECT_FALSE(set.tool_visible("click"));
   EXPECT_EQ(told, 1);  // unsubscribed
+}
+
+// Every text argument of every desktop tool declares its bound, and a fixed set is an enum:
+// what the schema validator refuses before anything reaches the desktop.
+TEST(DesktopToolSchemas, EveryTextArgumentIsBoundedOrAnEnum) {
+  DesktopToolSet set(false);
+  const auto tools = make_desktop_tools(DesktopToolsContext{nullptr, &set});
+  ASSERT_GE(tools.size(), 21u);
+  int strings = 0;
+  for (const auto& tool : tools) {
+    const auto& definition = tool->definition();
+    const Json& properties = definition.input_schema.value("properties", Json::object());
+    for (const auto& [name, property] : properties.items()) {
+      if (property.value("type", "") != "string") continue;
+      ++strings;
+      EXPECT_TRUE(property.contains("maxLength") || property.contains("enum"))
+          << definition.name << "." << name << " takes text of any length";
+    }
+  }
+  EXPECT_GT(strings, 10) << "the test found the string arguments";
+  const auto click = std::find_if(tools.begin(), tools.end(),
+                                  [](const auto& tool) { return tool->definition().name == "click"; });
+  ASSERT_NE(click, tools.end());
+  EXPECT_EQ((*click)->definition().input_schema["properties"]["button"]["enum"],
+            (Json::array({"left", "middle", "right"})));
+  const auto type = std::find_if(tools.begin(), tools.end(),
+                                 [](const auto& tool) { return tool->definition().name == "type"; });
+  ASSERT_NE(type, tools.end());
+  EXPECT_EQ((*type)->definition().input_schema["properties"]["text"]["maxLength"], 10000);
 }
 
 }  // namespace
