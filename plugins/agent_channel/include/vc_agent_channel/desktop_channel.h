@@ -56,9 +56,7 @@ class DesktopChannel : public std::enable_shared_from_this<DesktopChannel> {
                      Callback<nlohmann::json> done);
 
   // Stops waiting for ticket's reply: its done runs with VC_E_CANCELLED now (when it has not
-  // run). A request the agent is already working on is stopped by ending the agent (its
-  // process group): what it already did stays done, the requests behind it fail with
-  // VC_E_UNAVAILABLE ("try again"), and the next send() starts a new agent.
+  // run). Whatever the agent already did stays done.
   void withdraw(std::uint64_t ticket);
 
   // Ends the agent (stdin closed) and fails whatever is pending with `why`.
