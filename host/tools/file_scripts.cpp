@@ -14,7 +14,12 @@ base64 -w0 < "$p" || exit 1
 
 const char* const kWriteFileScript = R"SH(p=$1; parents=$2; expected=$3
 dir=$(dirname -- "$p")
-if [ "$parents" = 1 ]; then mkdir -p -- "$dir" || exit 1; fi
+if [ "$parents" = 1 ] && [ ! -d "$dir" ]; then
+  top=$dir; above=$dir
+  while [ ! -e "$above" ]; do top=$above; above=$(dirname -- "$above"); done
+  mkdir -p -- "$dir" || exit 1
+  chown -R --reference="$above" -- "$top" 2>/dev/null
+fi
 [ -d "$dir" ] || exit 68
 if [ -n "$expected" ]; then
   [ -f "$p" ] || exit 73
@@ -26,8 +31,10 @@ trap 'rm -f -- "$tmp"' EXIT
 cat > "$tmp" || exit 1
 if [ -e "$p" ]; then
   chmod --reference="$p" -- "$tmp" || exit 1
+  chown --reference="$p" -- "$tmp" 2>/dev/null
 else
   chmod "$(printf '%o' $(( 0666 & ~0$(umask) )))" -- "$tmp" || exit 1
+  chown --reference="$dir" -- "$tmp" 2>/dev/null
 fi
 mv -f -- "$tmp" "$p" || exit 1
 )SH";

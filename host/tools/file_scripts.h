@@ -20,7 +20,11 @@ extern const char* const kReadFileScript;
 
 // $1 path, $2 "1" to create missing parents, $3 expected SHA-256 of the current content or
 // "" (no check). The content is stdin. Writes a temporary file next to the target, gives it
-// the target's mode (or the umask's default for a new file), and renames it over the target.
+// the target's mode and owner (a new file: the umask's default mode and the owner of its
+// folder, as are folders the script creates), and renames it over the target. So a file the
+// tools write into the desktop user's /workspace stays that user's to edit and save in a
+// desktop application; where chown is not allowed (the tools do not run as root) the owner is
+// the writer, as before.
 extern const char* const kWriteFileScript;
 
 // $1 directory. Prints base64 of NUL-separated name, kind (find's %y) and size triples.

@@ -106,6 +106,27 @@ TEST_P(FileToolsTest, WriteKeepsTheModeAndNewFilesFollowTheUmask) {
             "Parent directory does not exist: /workspace/no/such/dir");
 }
 
+// A file the tools write stays its owner's: an existing file keeps its owner, a new file and
+// the folders made for it get the owner of the folder they are made in (so a desktop user's
+// files stay editable by that user).
+TEST_P(FileToolsTest, WriteKeepsTheOwnerAndNewFilesTakeTheirFoldersOwner) {
+  shell("mkdir -p /workspace/owned && chown 1234:2345 /workspace/owned && "
+        "printf old > /workspace/owned/kept.txt && chown 1234:2345 /workspace/owned/kept.txt");
+  ok("write_file", {{"path", "owned/kept.txt"}, {"content", "new"}});
+  EXPECT_EQ(shell("stat -c %u:%g /workspace/owned/kept.txt"), "1234:2345\n");
+  ok("write_file", {{"path", "owned/fresh.txt"}, {"content", "x"}});
+  EXPECT_EQ(shell("stat -c %u:%g /workspace/owned/fresh.txt"), "1234:2345\n");
+  ok("write_file", {{"path", "owned/a/b/deep.txt"}, {"content", "x"}});
+  EXPECT_EQ(shell("stat -c %u:%g /workspace/owned/a /workspace/owned/a/b "
+                  "/workspace/owned/a/b/deep.txt"),
+            "1234:2345\n1234:2345\n1234:2345\n");
+  // A root-owned file stays root's.
+  shell("printf old > /workspace/owned/roots.txt && chown 0:0 /workspace/owned/roots.txt");
+  ok("edit_file", {{"path", "owned/roots.txt"}, {"old_text", "old"}, {"new_text", "new"}});
+  EXPECT_EQ(shell("stat -c %u:%g /workspace/owned/roots.txt; cat /workspace/owned/roots.txt"),
+            "0:0\nnew");
+}
+
 TEST_P(FileToolsTest, AConcurrentReaderNeverSeesAHalfWrittenFile) {
   const std::string a(512 * 1024, 'a');
   const std::string b(512 * 1024, 'b');
