@@ -65,8 +65,16 @@ std::string negotiate_protocol_version(const std::string& requested) {
   return kSupportedProtocolVersions[0];
 }
 
+namespace {
+// [loop-thread] Sessions are made on the loop only.
+uint64_t next_session_serial = 1;
+}  // namespace
+
 Session::Session(std::vector<Tool*> tools, SessionOptions options, SendFn send)
-    : tools_(std::move(tools)), options_(std::move(options)), send_(std::move(send)) {
+    : tools_(std::move(tools)),
+      options_(std::move(options)),
+      send_(std::move(send)),
+      serial_(next_session_serial++) {
   for (Tool* tool : tools_) tools_by_name_.emplace(tool->definition().name, tool);
   if (options_.changes != nullptr) {
     catalog_subscription_ = options_.changes->subscribe([this] { announce_catalog_change(); });
@@ -357,7 +365,7 @@ void Session::start_call(Tool& tool, const Json& id, Json arguments, Json progre
   const std::string& name = tool.definition().name;
   ToolCallOwner& owner = *this;
   auto call = std::make_shared<SessionToolCall>(owner, id, name, std::move(arguments),
-                                                std::move(progress_token));
+                                                std::move(progress_token), serial_);
   calls_.emplace(id_key(id), call);
   if (options_.on_tool_request) options_.on_tool_request(name, call->arguments());
   try {

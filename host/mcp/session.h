@@ -135,6 +135,7 @@ class Session final : private ToolCallOwner {
   SendFn send_;
   bool initialized_ = false;
   std::string protocol_version_;
+  uint64_t serial_;  // ToolCall::session_serial()
   LogLevel log_threshold_ = LogLevel::info;
   Json client_capabilities_ = Json::object();
   // Requests this server sent to the client, by id, waiting for the client's answer.

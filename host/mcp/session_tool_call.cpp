@@ -23,12 +23,13 @@ Json number_json(double value) {
 }  // namespace
 
 SessionToolCall::SessionToolCall(ToolCallOwner& owner, Json request_id, std::string tool_name,
-                                 Json arguments, Json progress_token)
+                                 Json arguments, Json progress_token, uint64_t session_serial)
     : owner_(&owner),
       request_id_(std::move(request_id)),
       tool_name_(std::move(tool_name)),
       arguments_(std::move(arguments)),
-      progress_token_(std::move(progress_token)) {}
+      progress_token_(std::move(progress_token)),
+      session_serial_(session_serial) {}
 
 const Json& SessionToolCall::arguments() const { return arguments_; }
 

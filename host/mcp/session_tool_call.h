@@ -39,7 +39,7 @@ class SessionToolCall final : public ToolCall,
  public:
   // `progress_token` is the request's _meta.progressToken, null when it had none.
   SessionToolCall(ToolCallOwner& owner, Json request_id, std::string tool_name, Json arguments,
-                  Json progress_token);
+                  Json progress_token, uint64_t session_serial);
 
   const Json& arguments() const override;
   void report_progress(double progress, std::optional<double> total,
@@ -47,6 +47,7 @@ class SessionToolCall final : public ToolCall,
   void log(LogLevel level, const Json& data) override;
   void on_cancel(std::function<void()> handler) override;
   bool cancelled() const override;
+  uint64_t session_serial() const override { return session_serial_; }
   bool client_supports(const std::string& capability) const override;
   void request_client(const std::string& method, Json params,
                       std::function<void(Expected<Json> result)> done) override;
@@ -72,6 +73,7 @@ class SessionToolCall final : public ToolCall,
   std::function<void()> cancel_handler_;
   bool cancelled_ = false;
   bool finished_ = false;
+  uint64_t session_serial_;
 };
 
 }  // namespace vc::mcp

@@ -59,6 +59,10 @@ class ToolCall {
   // server shuts down. Replaces an earlier handler.
   virtual void on_cancel(std::function<void()> handler) = 0;
   virtual bool cancelled() const = 0;
+  // A number that tells the client's session apart from every other session of this server
+  // process (never reused): what a tool keeps per session (the desktop's coordinate space) is
+  // keyed by it.
+  virtual uint64_t session_serial() const = 0;
   // Whether the client declared `capability` ("sampling", "elicitation") at initialize.
   virtual bool client_supports(const std::string& capability) const = 0;
   // Sends a request to the client (sampling/createMessage, elicitation/create) tied to this

@@ -22,6 +22,21 @@ void DesktopToolSet::set_live(bool live) {
   for (const auto& listener : to_call) listener();
 }
 
+ScreenSpace& DesktopToolSet::screen_space(uint64_t session_serial) {
+  auto found = screen_spaces_.find(session_serial);
+  if (found != screen_spaces_.end()) {
+    space_use_.remove(session_serial);
+    space_use_.push_back(session_serial);
+    return found->second;
+  }
+  if (screen_spaces_.size() >= kMaxSessionSpaces) {
+    screen_spaces_.erase(space_use_.front());
+    space_use_.pop_front();
+  }
+  space_use_.push_back(session_serial);
+  return screen_spaces_[session_serial];
+}
+
 bool DesktopToolSet::tool_visible(const std::string& name) const {
   return live_ || desktop_tools_.count(name) == 0;
 }

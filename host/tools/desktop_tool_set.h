@@ -11,6 +11,7 @@
 #pragma once
 
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <set>
@@ -37,8 +38,11 @@ class DesktopToolSet final : public mcp::CatalogChanges {
   bool tool_visible(const std::string& name) const override;
   Subscription subscribe(std::function<void()> listener) override;
 
-  // The coordinate space of the last screenshot (screen_space.h).
-  ScreenSpace& screen_space() { return screen_space_; }
+  // The coordinate space of the last screenshot a session took (screen_space.h), by
+  // ToolCall::session_serial(). The spaces of the kMaxSessionSpaces sessions that used the
+  // desktop last are kept; an older session starts again from the screen's own space.
+  ScreenSpace& screen_space(uint64_t session_serial);
+  static constexpr size_t kMaxSessionSpaces = 256;
 
  private:
   bool live_;
@@ -46,7 +50,9 @@ class DesktopToolSet final : public mcp::CatalogChanges {
   uint64_t next_listener_ = 0;
   std::shared_ptr<std::map<uint64_t, std::function<void()>>> listeners_ =
       std::make_shared<std::map<uint64_t, std::function<void()>>>();
-  ScreenSpace screen_space_;
+  // Session serial → its space, and the order of last use (most recent at the back).
+  std::map<uint64_t, ScreenSpace> screen_spaces_;
+  std::list<uint64_t> space_use_;
 };
 
 // Whether a computer's desktop can be driven now: Xfce on and its view published.

@@ -49,6 +49,13 @@ Expected<ScreenPoint> ScreenSpace::to_screen(int64_t x, int64_t y) const {
                      std::min(screen_height_ - 1, scaled(y, 1.0 / scale_))};
 }
 
+Json ScreenSpace::describe() const {
+  if (!known()) return Json();
+  return Json{{"width", std::max<int64_t>(1, scaled(screen_width_, scale_))},
+              {"height", std::max<int64_t>(1, scaled(screen_height_, scale_))},
+              {"scale", scale_}};
+}
+
 ScreenPoint ScreenSpace::from_screen(int64_t x, int64_t y) const {
   return ScreenPoint{scaled(x, scale_), scaled(y, scale_)};
 }

@@ -4,15 +4,18 @@
 // smaller image. Every pointer tool takes its x and y in the space of the last screenshot and
 // turns them into screen pixels here, so a click lands where the model pointed; results give
 // positions back in the same space. Until a scaled screenshot was taken the space is the
-// screen itself. One space per server (its one computer), shared by every session.
+// screen itself. One space per session (DesktopToolSet::screen_space): a second client
+// taking a smaller screenshot does not move the first one's clicks.
 //
 // [loop-thread].
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "common/failure.h"
+#include "common/json.h"
 
 namespace vc::tools {
 
@@ -29,6 +32,13 @@ class ScreenSpace {
 
   double scale() const { return scale_; }
   bool known() const { return screen_width_ > 0; }
+  // The max_edge the screenshot that set the space asked for (nullopt: full size), so that a
+  // later observation is taken in the same space.
+  void remember_max_edge(std::optional<int64_t> max_edge) { max_edge_ = max_edge; }
+  std::optional<int64_t> max_edge() const { return max_edge_; }
+  // {"width", "height", "scale"}: the space coordinates are read in (the screenshot's size),
+  // null until the screen is known.
+  Json describe() const;
 
   // A point of the screenshot space in screen pixels; a point outside the screenshot (or the
   // screen, when no screenshot was taken) is a Failure naming both sizes.
@@ -42,6 +52,7 @@ class ScreenSpace {
   int64_t screen_width_ = 0;
   int64_t screen_height_ = 0;
   double scale_ = 1.0;
+  std::optional<int64_t> max_edge_;
 };
 
 }  // namespace vc::tools

@@ -40,6 +40,7 @@ class FakeToolCall : public mcp::ToolCall {
   void log(mcp::LogLevel, const Json&) override {}
   void on_cancel(std::function<void()> handler) override { cancel_handler_ = std::move(handler); }
   bool cancelled() const override { return cancelled_; }
+  uint64_t session_serial() const override { return 1; }
   bool client_supports(const std::string&) const override { return false; }
   void request_client(const std::string&, Json, std::function<void(Expected<Json>)>) override {
     ADD_FAILURE() << "terminal_execute never asks the client anything";
