@@ -24,7 +24,41 @@ Agent::Agent()
       terminal_(x_, windows_),
       files_(x_, windows_, keyboard_, damage_) {}
 
+namespace {
+
+// The bounds of settling (docs/desktop-agent.md, "Settling"): an application that draws
+// nothing within kFirstChangeMs took the input without a visible answer; one that draws is
+// settled once nothing more was drawn for kQuietMs; nothing waits longer than kSettleLimitMs.
+constexpr int kFirstChangeMs = 400;
+constexpr int kQuietMs = 120;
+// Typed text waits longer: a text field may go on working on what was typed without drawing
+// (a file chooser completing a typed path), and a Return sent meanwhile is swallowed.
+constexpr int kTypedQuietMs = 350;
+constexpr int kSettleLimitMs = 3000;
+
+bool is_input_action(const std::string& action) {
+  return action == "click" || action == "mouse_button" || action == "drag" ||
+         action == "scroll" || action == "press_keys" || action == "type" ||
+         action == "pointer_move";
+}
+
+}  // namespace
+
 json Agent::dispatch(const std::string& action, const Request& request) {
+  if (!is_input_action(action) || !request.boolean_or("settle", false)) {
+    return dispatch_action(action, request);
+  }
+  damage_.arm();
+  json result = dispatch_action(action, request);
+  const Settled settled =
+      damage_.settle(kFirstChangeMs, action == "type" ? kTypedQuietMs : kQuietMs, kSettleLimitMs);
+  result["effect"] = settled.effect;
+  result["settled"] = settled.settled;
+  result["settle_ms"] = settled.waited_ms;
+  return result;
+}
+
+json Agent::dispatch_action(const std::string& action, const Request& request) {
   if (action == "screen") return screen_action(x_, request);
   if (action == "screenshot") return screenshot_action(x_, request);
   if (action == "cursor_position") return cursor_position_action(x_, request);
@@ -36,6 +70,7 @@ json Agent::dispatch(const std::string& action, const Request& request) {
   if (action == "press_keys") return press_keys_action(x_, keyboard_, request);
   if (action == "type") return type_action(x_, keyboard_, request);
   if (action == "wait_for_screen") return damage_.wait_action(request);
+  if (action == "pause") return pause_action(x_, request);
   if (action == "clipboard_read") return clipboard_.read_action(request);
   if (action == "clipboard_write") return clipboard_.write_action(request);
   if (action == "list_windows") return windows_.list_action(request);

@@ -21,7 +21,9 @@ class Agent {
   XConnection& x() { return x_; }
 
  private:
+  // An input action with `settle` waits for the screen afterwards (DamageWatch::settle).
   json dispatch(const std::string& action, const Request& request);
+  json dispatch_action(const std::string& action, const Request& request);
 
   XConnection x_;
   Keyboard keyboard_;

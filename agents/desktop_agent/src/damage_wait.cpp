@@ -3,6 +3,8 @@
 
 #include <X11/extensions/Xfixes.h>
 
+#include <algorithm>
+
 #include "vc_agent_common/clock.h"
 #include "screenshot.h"
 
@@ -62,6 +64,48 @@ bool DamageWatch::collect(const Rect& region) {
   return hit;
 }
 
+void DamageWatch::arm() {
+  ensure();
+  x_.dispatch_pending();
+  XDamageSubtract(x_.display(), damage_, None, None);
+  x_.sync();
+  x_.dispatch_pending();
+  notified_ = false;
+}
+
+Settled DamageWatch::settle(int first_change_ms, int quiet_ms, int limit_ms) {
+  ensure();
+  const Rect screen{0, 0, x_.width(), x_.height()};
+  const std::int64_t start = monotonic_ms();
+  const std::int64_t deadline = start + limit_ms;
+  Settled settled;
+  std::int64_t last_change = start;
+  for (;;) {
+    const std::int64_t wake = settled.effect ? std::min(deadline, last_change + quiet_ms)
+                                             : std::min(deadline, start + first_change_ms);
+    x_.wait_until(wake, [this] { return notified_; });
+    const std::int64_t now = monotonic_ms();
+    settled.waited_ms = now - start;
+    if (notified_) {
+      notified_ = false;
+      if (collect(screen)) {
+        settled.effect = true;
+        last_change = now;
+      }
+      continue;
+    }
+    if (!settled.effect && now - start >= first_change_ms) {
+      settled.settled = true;
+      return settled;
+    }
+    if (settled.effect && now - last_change >= quiet_ms) {
+      settled.settled = true;
+      return settled;
+    }
+    if (now >= deadline) return settled;
+  }
+}
+
 json DamageWatch::wait_action(const Request& request) {
   const std::string until = request.choice("until", {"change", "stable"});
   const std::int64_t stable_ms = request.integer_or("stable_ms", 50, 60000, 500);
@@ -72,11 +116,7 @@ json DamageWatch::wait_action(const Request& request) {
   const std::int64_t start = monotonic_ms();
   const std::int64_t deadline = start + timeout_ms;
   // What was drawn before the request does not count.
-  x_.dispatch_pending();
-  XDamageSubtract(x_.display(), damage_, None, None);
-  x_.sync();
-  x_.dispatch_pending();
-  notified_ = false;
+  arm();
 
   std::int64_t last_change = start;
   for (;;) {

@@ -15,5 +15,7 @@ json drag_action(XConnection& x, Keyboard& keyboard, const Request& request);
 json scroll_action(XConnection& x, Keyboard& keyboard, const Request& request);
 json press_keys_action(XConnection& x, Keyboard& keyboard, const Request& request);
 json type_action(XConnection& x, Keyboard& keyboard, const Request& request);
+// A plain wait of `ms` (0..60000): the batches' `wait`.
+json pause_action(XConnection& x, const Request& request);
 
 }  // namespace vc::desktop_agent

@@ -13,11 +13,16 @@
 #include "desktop_entry.h"
 #include "session_env.h"
 #include "detached_spawn.h"
+#include "focus_guard.h"
+#include "vc_agent_common/clock.h"
 
 namespace vc::desktop_agent {
+
+using agent_common::monotonic_ms;
 namespace {
 
 constexpr int kWindowWaitMs = 5000;
+constexpr int kRecheckMs = 100;
 constexpr const char* kLaunchLog = "/tmp/vc-logs/launch.log";
 
 bool is_url(const std::string& target) {
@@ -112,6 +117,7 @@ json launch_action(XConnection& x, Windows& windows, const Request& request) {
   x.display();
   const Environment environment = launch_environment(x.display_name());
   std::vector<std::string> command;
+  std::string opened_path;  // a file (not a folder) the target names
   bool any_new_window = false;
   if (is_url(target)) {
     command = {"xdg-open", target};
@@ -120,6 +126,7 @@ json launch_action(XConnection& x, Windows& windows, const Request& request) {
     struct stat info {};
     if (stat(path.c_str(), &info) != 0) throw_not_found("'" + target + "' does not exist.");
     command = {"xdg-open", path};
+    if (S_ISREG(info.st_mode)) opened_path = path;
     any_new_window = true;
   } else if (auto entry = find_desktop_entry(target, environment)) {
     command = entry->argv;
@@ -189,9 +196,26 @@ json launch_action(XConnection& x, Windows& windows, const Request& request) {
       }
       return false;
     };
-    windows.wait_for(x.root(), kWindowWaitMs, find_new);
+    // Events wake the check, and so does the time: a program that handed its work over exits
+    // without any window event.
+    const std::int64_t deadline = monotonic_ms() + kWindowWaitMs;
+    for (std::int64_t left = kWindowWaitMs; left > 0; left = deadline - monotonic_ms()) {
+      if (windows.wait_for(x.root(), static_cast<int>(std::min<std::int64_t>(left, kRecheckMs)),
+                           find_new)) {
+        break;
+      }
+    }
+    // A file the agent showed earlier opens in the window that showed it: that window is the
+    // agent's now, and later shows leave it alone (focus_guard.h).
+    if (window.is_object()) {
+      const Window id = static_cast<Window>(std::stoul(window["window_id"].get<std::string>(), nullptr, 16));
+      if (!show_window_mark(x, id).empty()) unmark_show_window(x, id);
+    }
   }
-  return json{{"target", target}, {"pid", pid}, {"command", command}, {"window", window}};
+  json result{{"target", target}, {"pid", pid}, {"command", command}, {"window", window}};
+  // Whether the desktop's user can save the file it opened.
+  if (!opened_path.empty()) result["writable"] = access(opened_path.c_str(), W_OK) == 0;
+  return result;
 }
 
 }  // namespace vc::desktop_agent

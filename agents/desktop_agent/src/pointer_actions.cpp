@@ -114,11 +114,14 @@ json pointer_move_action(XConnection& x, const Request& request) {
 }
 
 json click_action(XConnection& x, Keyboard& keyboard, const Request& request) {
-  const Point point = point_fields(x, request);
+  // Without x and y: where the pointer is.
+  Point point{0, 0};
+  const bool move = optional_point(x, request, point);
+  if (!move) x.pointer_position(point.x, point.y);
   const std::string button = button_field(request);
   const int clicks = static_cast<int>(request.integer("clicks", 1, 3));
   std::vector<KeyCode> modifiers = modifier_codes(keyboard, request);
-  move_to(x, point.x, point.y);
+  if (move) move_to(x, point.x, point.y);
   {
     HeldModifiers held(x, keyboard, std::move(modifiers));
     for (int i = 0; i < clicks; ++i) {
@@ -131,6 +134,13 @@ json click_action(XConnection& x, Keyboard& keyboard, const Request& request) {
   x.sync();
   keyboard.finish();
   return json{{"x", point.x}, {"y", point.y}, {"button", button}, {"clicks", clicks}};
+}
+
+json pause_action(XConnection& x, const Request& request) {
+  const int ms = static_cast<int>(request.integer("ms", 0, 60000));
+  // The agent keeps serving the X events it owes (the clipboard it holds) while it waits.
+  x.pump_for(ms);
+  return json{{"paused_ms", ms}};
 }
 
 json mouse_button_action(XConnection& x, const Request& request) {

@@ -157,6 +157,13 @@ std::int64_t Request::integer_or(const char* name, std::int64_t min, std::int64_
   return optional_integer(name, min, max).value_or(fallback);
 }
 
+bool Request::boolean_or(const char* name, bool fallback) const {
+  const json& value = field(name);
+  if (value.is_null()) return fallback;
+  if (!value.is_boolean()) throw_invalid(quoted(name) + " must be true or false.");
+  return value.get<bool>();
+}
+
 const std::string& Request::string(const char* name) const {
   const json& value = field(name);
   if (value.is_null()) throw_invalid(quoted(name) + " is required.");

@@ -52,6 +52,7 @@ class Request {
                           std::int64_t fallback) const;
   std::optional<std::int64_t> optional_integer(const char* name, std::int64_t min,
                                                std::int64_t max) const;
+  bool boolean_or(const char* name, bool fallback) const;
   const std::string& string(const char* name) const;
   std::optional<std::string> optional_string(const char* name) const;
   // One of `choices`; `fallback` (when not null) is used when the field is absent.

@@ -11,6 +11,7 @@
 #include "input_actions.h"
 #include "session_env.h"
 #include "detached_spawn.h"
+#include "focus_guard.h"
 #include "x_properties.h"
 
 namespace vc::desktop_agent {
@@ -75,17 +76,11 @@ std::string search_line(const std::string& text) {
 FileShow::FileShow(XConnection& x, Windows& windows, Keyboard& keyboard, DamageWatch& damage)
     : x_(x), windows_(windows), keyboard_(keyboard), damage_(damage) {}
 
-void FileShow::mark(Window window, const std::string& what) {
-  XConnection::ErrorTrap trap(x_);
-  XChangeProperty(x_.display(), window, x_.atom("_VC_AGENT_SHOWS"), x_.atom("UTF8_STRING"), 8,
-                  PropModeReplace, reinterpret_cast<const unsigned char*>(what.data()),
-                  static_cast<int>(what.size()));
-}
+void FileShow::mark(Window window, const std::string& what) { mark_show_window(x_, window, what); }
 
 Window FileShow::find_marked(const std::string& what) {
   for (Window window : windows_.client_list()) {
-    auto value = read_bytes(x_, window, x_.atom("_VC_AGENT_SHOWS"), x_.atom("UTF8_STRING"));
-    if (value && *value == what) return window;
+    if (show_window_mark(x_, window) == what) return window;
   }
   return None;
 }
@@ -206,10 +201,14 @@ json FileShow::action(const Request& request) {
   if (stat(path.c_str(), &info) != 0) throw_not_found("'" + path + "' does not exist.");
   if (S_ISDIR(info.st_mode)) throw_invalid("'" + path + "' is a folder, not a file.");
 
+  // The window the agent works in gets the focus back at the end; a file open there (the
+  // agent launched it) is shown by Mousepad's reload alone, never moved about by keys.
+  FocusGuard focus(x_, windows_);
   if (operation == "write") {
     show_folder(folder_of(path));
   }
   const Window window = open_in_mousepad(path);
+  if (window == focus.working()) return json{{"window_id", window_id_text(window)}};
   windows_.activate(window);
   windows_.wait_for(window, kWindowWaitMs, [&] { return windows_.active_window() == window; });
   // Keys go to whatever has the focus: each step waits until the window has drawn what the
@@ -232,6 +231,7 @@ json FileShow::action(const Request& request) {
   } else {
     keys("ctrl+Home");
   }
+  focus.give_back();
   return json{{"window_id", window_id_text(window)}};
 }
 

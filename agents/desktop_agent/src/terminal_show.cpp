@@ -14,6 +14,7 @@
 #include "vc_agent_common/log_line.h"
 #include "session_env.h"
 #include "detached_spawn.h"
+#include "focus_guard.h"
 #include "x_properties.h"
 
 namespace vc::desktop_agent {
@@ -25,6 +26,7 @@ namespace {
 
 constexpr const char* kTitle = "MCP Terminal";
 constexpr int kOpenTimeoutMs = 10000;
+constexpr int kNewWindowFocusMs = 1000;
 // A terminal that stops reading (a stuck screen) must not stall the agent for long.
 constexpr int kWriteTimeoutMs = 2000;
 constexpr const char* kGreen = "\033[1;32m";
@@ -93,6 +95,10 @@ Window TerminalShow::ensure_terminal() {
   if (window == None || writer_ < 0) {
     throw_failed("The MCP Terminal window did not open within 10 seconds.");
   }
+  mark_show_window(x_, window, "terminal");
+  // The window manager gives a new window the focus: waited for here, so that the focus the
+  // show gives back afterwards is not taken again.
+  windows_.wait_for(window, kNewWindowFocusMs, [&] { return windows_.active_window() == window; });
   at_line_start_ = true;
   return window;
 }
@@ -145,17 +151,27 @@ json TerminalShow::action(const Request& request) {
   if (phase == "start") {
     const std::string& prompt = request.string("prompt");
     const std::string& command = request.string("command");
+    // Show, never steal (focus_guard.h): the terminal comes to the front only when the agent
+    // is not working in a window.
+    FocusGuard focus(x_, windows_);
     const Window window = ensure_terminal();
     std::string text = at_line_start_ ? "" : "\n";
     header_ = std::string(kGreen) + prompt + kReset + command + "\n";
     show(text + header_);
     const Window shown = find_window();
-    if (shown != None && windows_.active_window() != shown) windows_.activate(shown);
+    if (focus.working() != None) {
+      focus.give_back();
+    } else if (shown != None && windows_.active_window() != shown) {
+      windows_.activate(shown);
+    }
     return json{{"window_id", window_id_text(shown != None ? shown : window)}};
   }
   if (phase == "output") {
     const std::string& data = request.string("data");
+    // A terminal a person closed opens again here, and must not keep the focus either.
+    FocusGuard focus(x_, windows_);
     show(data);
+    focus.give_back();
     return json::object();
   }
   const std::int64_t exit_code = request.integer("exit_code", INT32_MIN, INT32_MAX);
