@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "computers/desktop_action.h"
+#include "tools/desktop_observation.h"
 #include "tools/tool_call_support.h"
 
 namespace vc::tools {
@@ -30,15 +31,43 @@ void DesktopCall::begin(std::function<void()> body) {
   if (!*running_) *running_ = std::move(acquiring);
 }
 
+namespace {
+
+bool is_input_action(const Json& action) {
+  const std::string name = action.value("action", "");
+  return name == "click" || name == "mouse_button" || name == "drag" || name == "scroll" ||
+         name == "press_keys" || name == "type" || name == "pointer_move";
+}
+
+}  // namespace
+
 void DesktopCall::run(Json action, std::function<void(Json result)> next) {
+  auto self = shared_from_this();
+  attempt(std::move(action), [self, next = std::move(next)](Expected<Json> result) {
+    if (!result) return self->fail(result.error().message);
+    next(std::move(result).value());
+  });
+}
+
+void DesktopCall::attempt(Json action, std::function<void(Expected<Json> result)> done) {
   if (finished_ || call_->cancelled()) return;
+  if (is_input_action(action)) {
+    input_sent_ = true;
+    if (arguments().value("settle", true)) action["settle"] = true;
+  }
   auto self = shared_from_this();
   *running_ = computers::run_desktop_action(
       *context_.registry, std::move(action),
-      [self, next = std::move(next)](Expected<Json> result) {
+      [self, done = std::move(done)](Expected<Json> result) {
         if (self->finished_ || self->call_->cancelled()) return;
-        if (!result) return self->fail(result.error().message);
-        next(std::move(result).value());
+        if (result) {
+          const Json& answer = result.value();
+          if (answer.is_object() && answer.contains("effect") && answer["effect"].is_boolean()) {
+            self->settled_ = true;
+            self->effect_ = self->effect_ || answer["effect"].get<bool>();
+          }
+        }
+        done(std::move(result));
       });
 }
 
@@ -50,10 +79,18 @@ Json DesktopCall::identity() const {
   return out;
 }
 
-void DesktopCall::succeed(Json fields) {
+void DesktopCall::succeed(Json fields) { conclude(std::move(fields), false, Json::array()); }
+
+void DesktopCall::conclude(Json fields, bool is_error, Json content) {
+  if (finished_) return;
   Json payload = identity();
   for (auto& [key, value] : fields.items()) payload[key] = std::move(value);
-  finish(mcp::ToolResult::from_payload(payload, false));
+  if (input_sent_) {
+    if (settled_) payload["effect"] = effect_;
+    payload["coordinates"] = screen_space().describe();
+  }
+  finish_with_observation(shared_from_this(), arguments().value("observe", default_observe_),
+                          std::move(payload), is_error, std::move(content));
 }
 
 void DesktopCall::finish(mcp::ToolResult result) {

@@ -13,15 +13,6 @@
 namespace vc::tools {
 namespace {
 
-// Python's len(): code points, not bytes.
-int64_t code_points(const std::string& text) {
-  int64_t count = 0;
-  for (unsigned char c : text) {
-    if ((c & 0xC0) != 0x80) ++count;
-  }
-  return count;
-}
-
 void type_text(const std::shared_ptr<DesktopCall>& call) {
   const Json& arguments = call->arguments();
   const std::string text = arguments.at("text").get<std::string>();
@@ -107,7 +98,7 @@ void add_keyboard_tools(const DesktopToolsContext& context,
           "text is typed as written, whatever the keyboard layout; newlines press Return.",
           object_schema(
               "type",
-              Json{{"text", bounded_string_property("Text", "The text to type, at most 10,000 "
+              input_properties(Json{{"text", bounded_string_property("Text", "The text to type, at most 10,000 "
                                                                 "characters (send longer text "
                                                                 "with clipboard_write and paste "
                                                                 "it).",
@@ -120,7 +111,7 @@ void add_keyboard_tools(const DesktopToolsContext& context,
                                                     "replaces what is there.", false)},
                    {"press_enter", bool_property("Press Enter", "Press Return afterwards.", false)},
                    {"delay_ms", integer_property("Delay Ms", "Milliseconds between keys, 0-100.",
-                                                 0, 100, 2)}},
+                                                 0, 100, 2)}}),
               {"text"}),
           desktop_output_schema(Json{{"ok", typed("boolean", "True when typed.")},
                                      {"characters", typed("integer", "Characters typed.")},
@@ -135,13 +126,13 @@ void add_keyboard_tools(const DesktopToolsContext& context,
           "super, enter, esc.",
           object_schema(
               "press_keys",
-              Json{{"keys", bounded_string_property("Keys", "Chords joined by +, separated by "
+              input_properties(Json{{"keys", bounded_string_property("Keys", "Chords joined by +, separated by "
                                                                 "spaces; at most 1,000 characters.",
                                                         kMaxKeysCharacters)},
                    {"repeat", integer_property("Repeat", "Times to press the whole sequence, 1-100.",
                                                1, 100, 1)},
                    {"hold_ms", integer_property("Hold Ms", "Milliseconds each chord is held, "
-                                                           "0-10000.", 0, 10000, 0)}},
+                                                           "0-10000.", 0, 10000, 0)}}),
               {"keys"}),
           desktop_output_schema(Json{{"ok", typed("boolean", "True when pressed.")},
                                      {"keys", typed("string", "The keys pressed.")},

@@ -9,6 +9,7 @@
 #include <functional>
 #include <utility>
 
+#include "tools/desktop_observation.h"
 #include "tools/desktop_screen_snapshot.h"
 #include "tools/desktop_tool_support.h"
 #include "tools/tool_schema.h"
@@ -16,19 +17,6 @@
 namespace vc::tools {
 namespace {
 
-Json image_content(const Json& screenshot) {
-  return Json{{"type", "image"},
-              {"data", screenshot.value("image_base64", "")},
-              {"mimeType", screenshot.value("mime_type", "image/png")}};
-}
-
-Json image_facts(const Json& screenshot) {
-  Json facts = Json::object();
-  for (const char* key : {"width", "height", "screen_width", "screen_height", "scale", "region"}) {
-    if (screenshot.contains(key)) facts[key] = screenshot[key];
-  }
-  return facts;
-}
 
 void look_at_screen(const std::shared_ptr<DesktopCall>& call) {
   const Json& arguments = call->arguments();
@@ -64,14 +52,16 @@ void look_at_screen(const std::shared_ptr<DesktopCall>& call) {
 
   Json action{{"action", "screenshot"}};
   if (max_edge) action["max_edge"] = *max_edge;
-  call->run(std::move(action), [call, result, structured, snapshot_then, conclude](Json shot) {
+  call->run(std::move(action), [call, max_edge, result, structured, snapshot_then,
+                                 conclude](Json shot) {
     call->screen_space().remember(shot.value("screen_width", int64_t{0}),
                                   shot.value("screen_height", int64_t{0}),
                                   shot.value("scale", 1.0));
-    (*structured)["image"] = image_facts(shot);
+    call->screen_space().remember_max_edge(max_edge);
+    (*structured)["image"] = screenshot_facts(shot);
     // The snapshot text first, then the image, as the original ordered them.
     snapshot_then([result, shot, conclude] {
-      result->content.push_back(image_content(shot));
+      result->content.push_back(screenshot_content(shot));
       conclude();
     });
   });
@@ -91,8 +81,8 @@ void zoom(const std::shared_ptr<DesktopCall>& call) {
   call->run(std::move(action), [call](Json shot) {
     mcp::ToolResult result;
     Json payload = call->identity();
-    payload["image"] = image_facts(shot);
-    result.content = Json::array({image_content(shot)});
+    payload["image"] = screenshot_facts(shot);
+    result.content = Json::array({screenshot_content(shot)});
     result.structured_content = std::move(payload);
     call->finish(std::move(result));
   });
@@ -116,11 +106,13 @@ void launch(const std::shared_ptr<DesktopCall>& call) {
     return call->fail("target must name an application, a path or a URL.");
   }
   call->run(Json{{"action", "launch"}, {"target", target}}, [call, target](Json result) {
-    call->succeed(Json{{"ok", true},
-                       {"target", target},
-                       {"pid", result.value("pid", Json())},
-                       {"command", result.value("command", Json::array())},
-                       {"window", result.value("window", Json())}});
+    Json out{{"ok", true},
+             {"target", target},
+             {"pid", result.value("pid", Json())},
+             {"command", result.value("command", Json::array())},
+             {"window", result.value("window", Json())}};
+    if (result.contains("writable")) out["writable"] = result["writable"];
+    call->succeed(std::move(out));
   });
 }
 
@@ -195,15 +187,18 @@ void add_screen_tools(const DesktopToolsContext& context,
           "path or URL with its default application, as xdg-open would. Returns once its "
           "window appears (up to 5 s).",
           object_schema("launch",
-                        Json{{"target", bounded_string_property("Target", "Application, path or URL.",
-                                                                 kMaxLaunchTargetCharacters)}},
+                        observing_properties(Json{{"target", bounded_string_property(
+                                                              "Target", "Application, path or URL.",
+                                                              kMaxLaunchTargetCharacters)}}),
                         {"target"}),
           desktop_output_schema(Json{{"ok", typed("boolean", "True when started.")},
                                      {"target", typed("string", "What was launched.")},
                                      {"pid", typed(Json::array({"integer", "null"}), "Its process id.")},
                                      {"command", typed("array", "The command run.")},
                                      {"window", typed(Json::array({"object", "null"}),
-                                                      "Its new window, when one appeared.")}}),
+                                                      "Its new window, when one appeared.")},
+                                     {"writable", typed("boolean", "For a file: whether the desktop's "
+                                                                   "user can save it.")}}),
           acting_annotations()),
       launch);
 }

@@ -1,7 +1,10 @@
 // desktop_tool_support.cpp — see desktop_tool_support.h.
 #include "tools/desktop_tool_support.h"
 
+#include <iterator>
 #include <utility>
+
+#include "tools/desktop_observation.h"
 
 namespace vc::tools {
 
@@ -38,6 +41,28 @@ Json modifiers_property() {
               {"items", {{"type", "string"}, {"enum", {"ctrl", "shift", "alt", "super"}}}}};
 }
 
+Json observing_properties(Json properties) {
+  properties["observe"] = choice_property(
+      "Observe",
+      "What to return of the screen once the action is done and the screen has settled: "
+      "none, screenshot (in the coordinate space of your last look_at_screen), "
+      "accessibility, or both. Saves a look_at_screen call.",
+      {std::begin(kObserveChoices), std::end(kObserveChoices)}, "none");
+  return properties;
+}
+
+Json input_properties(Json properties) {
+  properties["settle"] = Json{
+      {"description",
+       "Return once the application has taken the input and the screen has settled (at most "
+       "3 s), with effect telling whether anything changed on the screen. false returns as "
+       "soon as the input is sent."},
+      {"title", "Settle"},
+      {"type", "boolean"},
+      {"default", true}};
+  return observing_properties(std::move(properties));
+}
+
 void add_desktop_tool(const DesktopToolsContext& context,
                       std::vector<std::unique_ptr<mcp::Tool>>& tools,
                       mcp::ToolDefinition definition, DesktopHandler handler) {
@@ -55,6 +80,23 @@ Json desktop_output_schema(Json properties) {
       Json{{"type", {"string", "null"}}, {"description", "URL of the live desktop, or null."}};
   properties["error"] =
       Json{{"type", "string"}, {"description", "Present only when the call failed; says why."}};
+  if (!properties.contains("effect")) {
+    properties["effect"] = Json{{"type", "boolean"},
+                                {"description", "After input that settled: whether anything "
+                                                "on the screen changed."}};
+  }
+  if (!properties.contains("coordinates")) {
+    properties["coordinates"] =
+        Json{{"type", {"object", "null"}},
+             {"description", "After input: the space coordinates are read in, {width, height, "
+                             "scale} of your last screenshot; null before any."}};
+  }
+  if (!properties.contains("observation")) {
+    properties["observation"] =
+        Json{{"type", "object"},
+             {"description", "With observe: the facts of the screenshot (image) and the "
+                             "accessibility snapshot returned."}};
+  }
   return Json{{"type", "object"}, {"properties", std::move(properties)}};
 }
 
@@ -66,6 +108,14 @@ Json acting_annotations() {
 Json looking_annotations() {
   return Json{{"readOnlyHint", true}, {"destructiveHint", false}, {"idempotentHint", true},
               {"openWorldHint", false}};
+}
+
+int64_t code_points(const std::string& text) {
+  int64_t count = 0;
+  for (unsigned char c : text) {
+    if ((c & 0xC0) != 0x80) ++count;
+  }
+  return count;
 }
 
 std::optional<int64_t> integer_argument(const Json& arguments, const char* key) {

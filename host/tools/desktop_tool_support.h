@@ -62,6 +62,11 @@ Json choice_property(const char* title, const char* description, std::vector<std
                      const char* fallback);
 // The modifiers array of click, scroll and drag.
 Json modifiers_property();
+// `properties` of an input tool with `settle` and `observe` added (desktop_call.h,
+// desktop_observation.h).
+Json input_properties(Json properties);
+// `properties` of another acting tool (launch, window actions) with `observe` added.
+Json observing_properties(Json properties);
 // `base` with the members of `more` added (later ones win).
 Json merged(Json base, const Json& more);
 // The shared output schema: {computer_id, desktop_url, error} plus `properties`.
@@ -69,6 +74,9 @@ Json desktop_output_schema(Json properties);
 // Annotations: a tool that changes what is on the screen, or one that only looks.
 Json acting_annotations();
 Json looking_annotations();
+
+// The length of UTF-8 text in code points (Python's len()), as the bounds count it.
+int64_t code_points(const std::string& text);
 
 // An optional integer argument.
 std::optional<int64_t> integer_argument(const Json& arguments, const char* key);

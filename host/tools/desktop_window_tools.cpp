@@ -57,7 +57,8 @@ void window_action(const std::shared_ptr<DesktopCall>& call, const std::string& 
 
 mcp::ToolDefinition switch_definition(const char* name, const char* description) {
   return tool_definition(name, description,
-                         object_schema(name, Json{{"window", window_property()}}, {"window"}),
+                         object_schema(name, observing_properties(Json{{"window", window_property()}}),
+                                       {"window"}),
                          desktop_output_schema(Json{{"ok", typed("boolean", "True when done.")},
                                                     {"action", typed("string", "What was done.")},
                                                     {"window", window_object_schema()}}),
@@ -104,11 +105,12 @@ void add_window_tools(const DesktopToolsContext& context,
               "Move a window to x, y (screen pixels, its frame's top left) and optionally resize "
               "it.",
               object_schema("move_window",
-                            Json{{"window", window_property()},
-                                 {"x", integer_property("X", "Left edge, screen pixels.")},
-                                 {"y", integer_property("Y", "Top edge, screen pixels.")},
-                                 {"width", integer_property("Width", "New width (>= 1).", 1)},
-                                 {"height", integer_property("Height", "New height (>= 1).", 1)}},
+                            observing_properties(
+                                Json{{"window", window_property()},
+                                     {"x", integer_property("X", "Left edge, screen pixels.")},
+                                     {"y", integer_property("Y", "Top edge, screen pixels.")},
+                                     {"width", integer_property("Width", "New width (>= 1).", 1)},
+                                     {"height", integer_property("Height", "New height (>= 1).", 1)}}),
                             {"window", "x", "y"}),
               desktop_output_schema(Json{{"ok", typed("boolean", "True when done.")},
                                          {"action", typed("string", "\"move\".")},
