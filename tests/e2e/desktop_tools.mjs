@@ -6,13 +6,10 @@
 //
 // Usage: node desktop_tools.mjs <host binary> [host arguments...]
 // Environment: COMPUTER_ID; VC_ARTIFACT_DIR (screenshots, default ./artifacts).
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { inflateSync } from "node:zlib";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema, ResourceListChangedNotificationSchema }
   from "@modelcontextprotocol/sdk/types.js";
+import { checks, desktopSession, imageOf, waitFor } from "./desktop_session.mjs";
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
@@ -20,55 +17,13 @@ if (!command) {
   process.exit(2);
 }
 const computerId = process.env.COMPUTER_ID ?? "e2e-desktop-tools";
-const artifacts = process.env.VC_ARTIFACT_DIR ?? "artifacts";
-mkdirSync(artifacts, { recursive: true });
-
-let passed = 0;
-const failures = [];
-function expect(condition, what) {
-  if (condition) passed += 1;
-  else failures.push(what);
-  console.log(`${condition ? "ok  " : "FAIL"} ${what}`);
-  return Boolean(condition);
-}
-
-const transport = new StdioClientTransport({
-  command,
-  args,
-  env: { ...process.env, COMPUTER_ID: computerId, DESKTOP_ENVIRONMENT: "true" },
-  stderr: "inherit",
-});
-const client = new Client({ name: "vc-desktop-tools", version: "1.0.0" }, { capabilities: {} });
+const { expect, error, report } = checks();
+const session = desktopSession({ command, args, computerId, clientName: "vc-desktop-tools" });
+const { client, raw, call, payload, failure, windows, saveImage } = session;
 let toolListChanges = 0;
 let resourceListChanges = 0;
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => { toolListChanges += 1; });
 client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { resourceListChanges += 1; });
-
-async function raw(name, argumentsObject = {}) {
-  return client.callTool({ name, arguments: argumentsObject }, undefined, { timeout: 600_000 });
-}
-async function call(name, argumentsObject = {}) {
-  const answer = await raw(name, argumentsObject);
-  if (answer.isError) {
-    throw new Error(`${name} ${JSON.stringify(argumentsObject)} failed: ` +
-                    JSON.stringify(answer.structuredContent ?? answer.content));
-  }
-  return answer;
-}
-async function payload(name, argumentsObject = {}) {
-  return (await call(name, argumentsObject)).structuredContent ?? {};
-}
-// The error message of a call expected to fail (null when it did not fail).
-async function failure(name, argumentsObject = {}) {
-  try {
-    const answer = await raw(name, argumentsObject);
-    if (!answer.isError) return null;
-    return answer.structuredContent?.error ?? answer.content?.[0]?.text ?? "";
-  } catch (error) {
-    return String(error?.message ?? error);
-  }
-}
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // --- PNG reading (8-bit RGB/RGBA, non-interlaced: what the agent writes) ---------------------
 function decodePng(base64) {
@@ -122,33 +77,13 @@ function decodePng(base64) {
   return { width, height, at, colours: colours.size };
 }
 
-function imageOf(answer) {
-  return (answer.content ?? []).find((item) => item.type === "image");
-}
-function saveImage(item, name) {
-  const path = join(artifacts, `${computerId}-${name}.png`);
-  writeFileSync(path, Buffer.from(item.data, "base64"));
-  console.log(`screenshot: ${path}`);
-}
-async function windows() {
-  return (await payload("list_windows")).windows ?? [];
-}
-async function waitFor(predicate, seconds, what) {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 const desktopTools = ["look_at_screen", "click", "type", "scroll", "list_windows", "switch_window",
   "move_window", "maximize_window", "restore_window", "minimize_window", "close_window",
   "press_keys", "drag", "mouse_move", "mouse_button", "cursor_position", "zoom",
   "wait_for_screen", "clipboard_read", "clipboard_write", "launch"];
 
 try {
-  await client.connect(transport);
+  await client.connect(session.transport);
   expect(client.getServerCapabilities()?.tools?.listChanged === true,
          "the server advertises tools.listChanged");
   const ui = await payload("computer_ui");
@@ -385,18 +320,9 @@ try {
   const withDesktop = (await client.listTools()).tools.map((tool) => tool.name);
   expect(withDesktop.includes("click") && toolListChanges >= changesBefore + 2,
          "switching it on brings the tools back, with another list_changed");
-} catch (error) {
-  failures.push(`error: ${error?.stack ?? error}`);
-  console.log("FAIL", error?.stack ?? error);
+} catch (caught) {
+  error(caught);
 } finally {
-  try {
-    await client.callTool({ name: "computer_delete", arguments: { computer_id: computerId } });
-  } catch {}
-  await client.close().catch(() => {});
+  await session.close();
 }
-
-console.log(`${passed} passed, ${failures.length} failed`);
-if (failures.length > 0) {
-  console.log("failures:\n  " + failures.join("\n  "));
-  process.exit(1);
-}
+report();
