@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # desktop.sh — the desktop benchmark (docs/benchmarks.md). Not a test: it measures.
 #
-#   bash tests/benchmarks/desktop.sh [--engine docker|podman|kubernetes] [--runs N] [--cold-build] [--tools|--app]
+#   bash tests/benchmarks/desktop.sh [--engine docker|podman|kubernetes] [--runs N] [--cold-build] [--tools|--tasks|--app]
 #
-# --tools times the desktop tools' MCP round trips instead (desktop_tools_bench.mjs); --app the
+# --tools times the desktop tools' MCP round trips instead (desktop_tools_bench.mjs); --tasks
+# scripted agent tasks step by step and as desktop_actions batches, settling per input action,
+# and the accessibility snapshot with 1 and 10 windows (desktop_tasks_bench.mjs); --app the
 # MCP App in a chat client's iframe (app_bench.mjs: size, first frame, idle CPU).
 # Builds the host and plugins in Release (build-bench/), installs the browser client from
 # tests/e2e's lock file, then measures with desktop_bench.mjs: create -> desktop visible in
@@ -18,8 +20,8 @@
 # own (vc-test-desktop-bench-<pid>, created with scripts/engines/kubectl-up.sh's kubectl and
 # deleted at the end), and builds only the host and the Kubernetes plugin. The view goes through
 # the plugin's local listener and the API server's port-forward. --cold-build does not apply
-# (the plugin builds no image for a cluster), nor do --tools and --app (measured on docker and
-# podman).
+# (the plugin builds no image for a cluster), nor do --tools, --tasks and --app (measured on
+# docker and podman).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${VC_BENCH_BUILD_DIR:-$root/build-bench}
@@ -32,6 +34,7 @@ while (($#)); do
     --engine) engine=$2; passthrough+=("$1" "$2"); shift 2 ;;
     --cold-build) cold=1; shift ;;
     --tools) bench=desktop_tools_bench.mjs; shift ;;
+    --tasks) bench=desktop_tasks_bench.mjs; shift ;;
     --app) bench=app_bench.mjs; shift ;;
     *) passthrough+=("$1"); shift ;;
   esac
@@ -51,7 +54,7 @@ case "$engine" in
   kubernetes)
     ((cold)) && die "--cold-build does not apply to --engine kubernetes: the Kubernetes plugin builds no image, the node must have mcp-virtual-computer-desktop:bookworm already (time its build with --engine docker --cold-build)."
     [[ $bench == desktop_bench.mjs ]] ||
-      die "--tools and --app are measured with --engine docker or podman; on kubernetes only the desktop rows (desktop_bench.mjs) run."
+      die "--tools, --tasks and --app are measured with --engine docker or podman; on kubernetes only the desktop rows (desktop_bench.mjs) run."
     bash "$root/scripts/engines/kubernetes-up.sh" >/dev/null
     kubeconfig=${VC_TEST_KUBECONFIG:-/var/lib/mcp-virtual-computer-k8s/kubeconfig}
     [[ -r $kubeconfig ]] || die "Cannot read the kubeconfig $kubeconfig; set VC_TEST_KUBECONFIG to the local cluster's."
@@ -84,6 +87,7 @@ if ! cmp -s "$work/package-lock.json" "$work/node_modules/.installed-lock" 2>/de
   cp "$work/package-lock.json" "$work/node_modules/.installed-lock"
 fi
 cp "$root/tests/benchmarks/desktop_bench.mjs" "$root/tests/benchmarks/desktop_tools_bench.mjs" \
+   "$root/tests/benchmarks/desktop_tasks_bench.mjs" \
    "$root/tests/benchmarks/app_bench.mjs" "$root/tests/e2e/app_support.mjs" "$work/"
 export VC_APP_FILE="$build/share/mcp-virtual-computer/computer.html"
 export VC_APP_HARNESS="$build/test-support/app-host-harness.html"
@@ -95,7 +99,7 @@ if [[ $engine == kubernetes ]]; then
 else
   echo "- engine: $engine; load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
-echo "- command: bash tests/benchmarks/desktop.sh ${passthrough[*]} $( ((cold)) && echo --cold-build) $([[ $bench == desktop_tools_bench.mjs ]] && echo --tools) $([[ $bench == app_bench.mjs ]] && echo --app)"
+echo "- command: bash tests/benchmarks/desktop.sh ${passthrough[*]} $( ((cold)) && echo --cold-build) $([[ $bench == desktop_tools_bench.mjs ]] && echo --tools) $([[ $bench == desktop_tasks_bench.mjs ]] && echo --tasks) $([[ $bench == app_bench.mjs ]] && echo --app)"
 echo
 if ((cold)); then
   cli=$engine
