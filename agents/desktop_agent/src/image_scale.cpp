@@ -8,6 +8,8 @@
 #include "image.h"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 namespace vc::desktop_agent {
 namespace {
@@ -85,6 +87,54 @@ RgbImage scale_down(const RgbImage& source, int width, int height) {
     }
   }
   return result;
+}
+
+RgbImage scale_up(const RgbImage& source, int width, int height) {
+  width = std::max(width, source.width);
+  height = std::max(height, source.height);
+  if (width == source.width && height == source.height) return source;
+  RgbImage result;
+  result.width = width;
+  result.height = height;
+  result.pixels.resize(static_cast<std::size_t>(width) * height * 3);
+  // Pixel centres map onto pixel centres; weights in 1/256 steps.
+  auto sample_table = [](int in, int out) {
+    std::vector<std::pair<int, int>> table(static_cast<std::size_t>(out));
+    for (int o = 0; o < out; ++o) {
+      const double position = (o + 0.5) * in / out - 0.5;
+      const int base = std::clamp(static_cast<int>(std::floor(position)), 0, in - 1);
+      const int weight = std::clamp(static_cast<int>(std::lround((position - base) * 256)), 0, 256);
+      table[o] = {base, base + 1 < in ? weight : 0};
+    }
+    return table;
+  };
+  const auto columns = sample_table(source.width, width);
+  const auto rows = sample_table(source.height, height);
+  const auto at = [&](int x, int y, int c) {
+    return static_cast<int>(source.pixels[(static_cast<std::size_t>(y) * source.width + x) * 3 + c]);
+  };
+  for (int y = 0; y < height; ++y) {
+    const auto [y0, wy] = rows[y];
+    const int y1 = std::min(y0 + 1, source.height - 1);
+    std::uint8_t* out = result.pixels.data() + static_cast<std::size_t>(y) * width * 3;
+    for (int x = 0; x < width; ++x) {
+      const auto [x0, wx] = columns[x];
+      const int x1 = std::min(x0 + 1, source.width - 1);
+      for (int c = 0; c < 3; ++c) {
+        const int top = at(x0, y0, c) * (256 - wx) + at(x1, y0, c) * wx;
+        const int bottom = at(x0, y1, c) * (256 - wx) + at(x1, y1, c) * wx;
+        out[x * 3 + c] = static_cast<std::uint8_t>((top * (256 - wy) + bottom * wy + 32768) >> 16);
+      }
+    }
+  }
+  return result;
+}
+
+RgbImage scale_to(const RgbImage& source, int width, int height) {
+  width = std::max(1, width);
+  height = std::max(1, height);
+  RgbImage shrunk = scale_down(source, std::min(width, source.width), std::min(height, source.height));
+  return scale_up(shrunk, width, height);
 }
 
 }  // namespace vc::desktop_agent

@@ -7,6 +7,7 @@
 #include <X11/Xutil.h>
 
 #include "image.h"
+#include "image_encode.h"
 #include "png_encode.h"
 
 namespace vc::desktop_agent {
@@ -106,6 +107,12 @@ json screen_action(XConnection& x, const Request&) {
 json screenshot_action(XConnection& x, const Request& request) {
   const Rect region = region_field(x, request);
   const auto max_edge = request.optional_integer("max_edge", 16, 1000000);
+  const bool magnify = request.boolean_or("magnify", false);
+  const bool pointer = request.boolean_or("pointer", false);
+  ImageBudget budget;
+  budget.format = request.choice("format", {"png", "jpeg", "webp"}, "png");
+  budget.quality = static_cast<int>(request.integer_or("quality", 1, 100, 80));
+  budget.max_bytes = request.optional_integer("max_bytes", 1024, 64 * 1024 * 1024);
 
   XImage* image = nullptr;
   {
@@ -120,28 +127,35 @@ json screenshot_action(XConnection& x, const Request& request) {
   }
   RgbImage rgb = to_rgb(image);
   XDestroyImage(image);
+  if (pointer) {
+    int px = 0, py = 0;
+    x.pointer_position(px, py);
+    draw_pointer(rgb, px - region.x, py - region.y);
+  }
 
-  if (max_edge && std::max(rgb.width, rgb.height) > *max_edge) {
+  const int longer = std::max(rgb.width, rgb.height);
+  if (max_edge && (longer > *max_edge || (magnify && longer < *max_edge))) {
     const double factor = static_cast<double>(*max_edge) / std::max(rgb.width, rgb.height);
     int width = static_cast<int>(std::lround(rgb.width * factor));
     int height = static_cast<int>(std::lround(rgb.height * factor));
     // The longer edge is exactly max_edge; rounding must not move it.
     if (rgb.width >= rgb.height) width = static_cast<int>(*max_edge);
     else height = static_cast<int>(*max_edge);
-    rgb = scale_down(rgb, std::max(1, width), std::max(1, height));
+    rgb = scale_to(rgb, std::max(1, width), std::max(1, height));
   }
 
-  const std::vector<std::uint8_t> png = encode_png(rgb);
-  if (png.empty()) throw_failed("The screenshot could not be encoded as PNG.");
+  const EncodedImage encoded = encode_within(std::move(rgb), budget);
   json result;
-  result["mime_type"] = "image/png";
-  result["width"] = rgb.width;
-  result["height"] = rgb.height;
+  result["mime_type"] = encoded.mime_type;
+  result["width"] = encoded.image.width;
+  result["height"] = encoded.image.height;
   result["screen_width"] = x.width();
   result["screen_height"] = x.height();
   result["region"] = rect_json(region);
-  result["scale"] = static_cast<double>(rgb.width) / region.width;
-  result["image_base64"] = base64_encode(png);
+  result["scale"] = static_cast<double>(encoded.image.width) / region.width;
+  result["bytes"] = encoded.bytes.size();
+  if (encoded.quality > 0) result["quality"] = encoded.quality;
+  result["image_base64"] = base64_encode(encoded.bytes);
   return result;
 }
 
