@@ -170,6 +170,20 @@ json AccessibilityClient::snapshot_action(const Request&) {
   return ask(json{{"action", "snapshot"}}, kSnapshotTimeoutMs, "snapshot");
 }
 
+json AccessibilityClient::element_action(const Request& request) {
+  const std::string& ref = request.string("ref");
+  if (ref.compare(0, 6, "atspi:") != 0) {
+    throw_invalid("Element references must start with 'atspi:'.");
+  }
+  json forwarded{{"action", "element_action"},
+                 {"ref", ref},
+                 {"operation", request.choice("operation", {"focus", "press", "set_text"})}};
+  if (forwarded["operation"] == "set_text") forwarded["text"] = request.string("text");
+  if (auto role = request.optional_string("expect_role")) forwarded["expect_role"] = *role;
+  if (auto name = request.optional_string("expect_name")) forwarded["expect_name"] = *name;
+  return ask(std::move(forwarded), kBoundsTimeoutMs, "element action");
+}
+
 json AccessibilityClient::element_bounds_action(const Request& request) {
   const std::string& ref = request.string("ref");
   if (ref.compare(0, 6, "atspi:") != 0) {

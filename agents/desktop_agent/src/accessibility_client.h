@@ -22,6 +22,8 @@ class AccessibilityClient {
   ~AccessibilityClient();
   json snapshot_action(const Request& request);
   json element_bounds_action(const Request& request);
+  // element_action: focus, press or set the text of an element (accessibility_tree.h).
+  json element_action(const Request& request);
 
  private:
   json ask(json request, int timeout_ms, const char* what);

@@ -10,6 +10,7 @@
 #include <atspi/atspi.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -503,7 +504,11 @@ json accessibility_snapshot(AtspiBus& bus, int width, int height) {
   return Snapshot(bus, width, height).take();
 }
 
-json element_bounds(AtspiBus& bus, const std::string& ref, int width, int height) {
+namespace {
+
+// The object a ref names: the same child indexes the snapshot used, GetChildAtIndex from the
+// registry's root. `invalid_argument` for a malformed ref, `not_found` when a step is gone.
+AtspiRef resolve_ref(AtspiBus& bus, const std::string& ref, bool& empty_path) {
   const std::string prefix = "atspi:";
   if (ref.compare(0, prefix.size(), prefix) != 0) {
     throw_invalid("Element references must start with 'atspi:'.");
@@ -524,8 +529,6 @@ json element_bounds(AtspiBus& bus, const std::string& ref, int width, int height
     start = end + 1;
   }
   const std::string gone = "Accessibility element '" + ref + "' is no longer available.";
-  const std::string no_bounds = "Element '" + ref + "' has no clickable screen bounds.";
-  // The same child indexes the snapshot used: GetChildAtIndex from the registry's root.
   AtspiRef node{kRegistry, kRootPath};
   for (int index : path) {
     DBusMessage* message = AtspiBus::method(node, kAccessible, "GetChildAtIndex");
@@ -544,7 +547,110 @@ json element_bounds(AtspiBus& bus, const std::string& ref, int width, int height
     if (child.path == "/org/a11y/atspi/null" || child.bus.empty()) throw_not_found(gone);
     node = child;
   }
-  if (path.empty()) throw_not_found(no_bounds);
+  empty_path = path.empty();
+  return node;
+}
+
+std::string element_role(AtspiBus& bus, const AtspiRef& node) {
+  DBusMessage* reply = bus.call(AtspiBus::method(node, kAccessible, "GetRole"), kCallTimeoutMs);
+  std::uint32_t role = 0;
+  const bool has = read_uint32(reply, role);
+  if (reply != nullptr) dbus_message_unref(reply);
+  return has ? role_name(role) : std::string();
+}
+
+std::string element_name(AtspiBus& bus, const AtspiRef& node) {
+  DBusMessage* message = AtspiBus::method(node, kProperties, "Get");
+  const char* interface = kAccessible;
+  const char* name = "Name";
+  dbus_message_append_args(message, DBUS_TYPE_STRING, &interface, DBUS_TYPE_STRING, &name,
+                           DBUS_TYPE_INVALID);
+  DBusMessage* reply = bus.call(message, kCallTimeoutMs);
+  std::string out;
+  read_string_variant(reply, out);
+  if (reply != nullptr) dbus_message_unref(reply);
+  return out;
+}
+
+// A method answering a boolean: the answer, or nullopt with `error` (the D-Bus error name).
+std::optional<bool> call_boolean(AtspiBus& bus, DBusMessage* message, std::string& error) {
+  DBusMessage* reply = bus.call(message, kCallTimeoutMs, &error);
+  if (reply == nullptr) return std::nullopt;
+  dbus_bool_t value = FALSE;
+  const bool read = dbus_message_get_args(reply, nullptr, DBUS_TYPE_BOOLEAN, &value,
+                                          DBUS_TYPE_INVALID) != 0;
+  dbus_message_unref(reply);
+  if (!read) return std::nullopt;
+  return value != FALSE;
+}
+
+}  // namespace
+
+json element_action(AtspiBus& bus, const json& request) {
+  const std::string ref = request.value("ref", std::string());
+  const std::string operation = request.value("operation", std::string());
+  bool empty_path = false;
+  const AtspiRef node = resolve_ref(bus, ref, empty_path);
+  if (empty_path) throw_invalid("'" + ref + "' is the desktop itself, not an element.");
+  const std::string role = element_role(bus, node);
+  const std::string name = element_name(bus, node);
+  const std::string seen = role + " \"" + name + "\"";
+  // A ref is a path of child indexes: bound to the snapshot it came from by what it showed.
+  if (request.contains("expect_role") || request.contains("expect_name")) {
+    const std::string want_role = request.value("expect_role", role);
+    const std::string want_name = request.value("expect_name", name);
+    if (want_role != role || want_name != name) {
+      throw_not_found("Element '" + ref + "' is no longer the " + want_role + " \"" + want_name +
+                      "\" of the snapshot it came from (it is now a " + seen +
+                      "); look at the screen again.");
+    }
+  }
+  std::string error;
+  std::optional<bool> done;
+  const char* cannot = "";
+  if (operation == "focus") {
+    done = call_boolean(bus, AtspiBus::method(node, kComponent, "GrabFocus"), error);
+    cannot = "take the focus";
+  } else if (operation == "press") {
+    DBusMessage* message = AtspiBus::method(node, kAction, "DoAction");
+    dbus_int32_t first = 0;
+    dbus_message_append_args(message, DBUS_TYPE_INT32, &first, DBUS_TYPE_INVALID);
+    done = call_boolean(bus, message, error);
+    cannot = "be pressed (it has no action)";
+  } else if (operation == "set_text") {
+    const std::string text = request.value("text", std::string());
+    DBusMessage* message = AtspiBus::method(node, "org.a11y.atspi.EditableText", "SetTextContents");
+    const char* value = text.c_str();
+    dbus_message_append_args(message, DBUS_TYPE_STRING, &value, DBUS_TYPE_INVALID);
+    done = call_boolean(bus, message, error);
+    cannot = "take text (it is not editable)";
+  } else {
+    throw_invalid("'operation' must be focus, press or set_text.");
+  }
+  if (!done) {
+    if (!bus.connected()) throw_unavailable(kNoBus);
+    if (error == "org.freedesktop.DBus.Error.UnknownObject" ||
+        error == "org.freedesktop.DBus.Error.ServiceUnknown") {
+      throw_not_found("Accessibility element '" + ref + "' is no longer available.");
+    }
+    if (is_timeout_error(error)) {
+      throw_timeout("The application of element '" + ref + "' did not answer within 1.5 seconds.");
+    }
+    throw_invalid("Element '" + ref + "' (" + seen + ") cannot " + cannot + ".");
+  }
+  if (!*done) {
+    throw_failed("The application refused to let element '" + ref + "' (" + seen + ") " +
+                 cannot + ".");
+  }
+  return json{{"ref", ref}, {"operation", operation}, {"role", role}, {"name", name}};
+}
+
+json element_bounds(AtspiBus& bus, const std::string& ref, int width, int height) {
+  const std::string gone = "Accessibility element '" + ref + "' is no longer available.";
+  const std::string no_bounds = "Element '" + ref + "' has no clickable screen bounds.";
+  bool empty_path = false;
+  const AtspiRef node = resolve_ref(bus, ref, empty_path);
+  if (empty_path) throw_not_found(no_bounds);
   DBusMessage* message = AtspiBus::method(node, kComponent, "GetExtents");
   dbus_uint32_t screen = ATSPI_COORD_TYPE_SCREEN;
   dbus_message_append_args(message, DBUS_TYPE_UINT32, &screen, DBUS_TYPE_INVALID);

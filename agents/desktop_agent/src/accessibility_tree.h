@@ -16,4 +16,10 @@ json accessibility_snapshot(AtspiBus& bus, int width, int height);
 // {"ref", "bounds", "center"} of the element at `ref`.
 json element_bounds(AtspiBus& bus, const std::string& ref, int width, int height);
 
+// Focuses, presses (its first action) or sets the text of the element at `request.ref`
+// (`operation`: focus, press, set_text with `text`). With `expect_role`/`expect_name` (what the
+// snapshot the ref came from showed there) an element that is no longer that one is
+// `not_found`, never acted on. → {"ref", "operation", "role", "name"}.
+json element_action(AtspiBus& bus, const json& request);
+
 }  // namespace vc::desktop_agent

@@ -35,6 +35,7 @@ json handle(AtspiBus& bus, const json& request) {
   const int width = request.value("width", 1280);
   const int height = request.value("height", 800);
   if (action == "snapshot") return accessibility_snapshot(bus, width, height);
+  if (action == "element_action") return element_action(bus, request);
   if (action == "element_bounds") {
     return element_bounds(bus, request.value("ref", std::string()), width, height);
   }

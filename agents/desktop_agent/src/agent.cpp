@@ -39,7 +39,7 @@ constexpr int kSettleLimitMs = 3000;
 bool is_input_action(const std::string& action) {
   return action == "click" || action == "mouse_button" || action == "drag" ||
          action == "scroll" || action == "press_keys" || action == "type" ||
-         action == "pointer_move";
+         action == "pointer_move" || action == "element_action";
 }
 
 }  // namespace
@@ -77,6 +77,7 @@ json Agent::dispatch_action(const std::string& action, const Request& request) {
   if (action == "window_action") return windows_.action(request);
   if (action == "accessibility_snapshot") return accessibility_.snapshot_action(request);
   if (action == "element_bounds") return accessibility_.element_bounds_action(request);
+  if (action == "element_action") return accessibility_.element_action(request);
   if (action == "launch") return launch_action(x_, windows_, request);
   if (action == "terminal_show") return terminal_.action(request);
   if (action == "show_file") return files_.action(request);
