@@ -313,7 +313,8 @@ StepResult plan_screenshot(const Json& raw, const ScreenSpace& space) {
   StepArguments args(raw, {});
   if (auto bad = args.unknown()) return *bad;
   BatchStep step;
-  step.agent_action = Json{{"action", "screenshot"}};
+  step.agent_action = space.image_budget();
+  step.agent_action["action"] = "screenshot";
   if (auto max_edge = space.max_edge()) step.agent_action["max_edge"] = *max_edge;
   step.returns_image = true;
   return step;
@@ -333,11 +334,15 @@ StepResult plan_zoom(const Json& raw, const ScreenSpace& space) {
   auto corner = space.to_screen(x0, y0);
   if (!corner) return StepError{corner.error().message};
   BatchStep step;
-  step.agent_action = Json{{"action", "screenshot"},
-                           {"region", {{"x", corner.value().x},
-                                       {"y", corner.value().y},
-                                       {"width", space.length_to_screen(x1 - x0)},
-                                       {"height", space.length_to_screen(y1 - y0)}}}};
+  // Magnified to the budget's longer edge, as Anthropic's zoom is.
+  step.agent_action = space.image_budget();
+  step.agent_action.update(Json{{"action", "screenshot"},
+                                {"region", {{"x", corner.value().x},
+                                            {"y", corner.value().y},
+                                            {"width", space.length_to_screen(x1 - x0)},
+                                            {"height", space.length_to_screen(y1 - y0)}}},
+                                {"magnify", true},
+                                {"max_edge", kBatchZoomEdge}});
   step.returns_image = true;
   return step;
 }

@@ -25,6 +25,8 @@ inline constexpr size_t kMaxBatchSteps = 30;
 // The longest `wait` and `hold_key` of a step, in seconds.
 inline constexpr double kMaxBatchWaitSeconds = 30.0;
 inline constexpr double kMaxBatchHoldSeconds = 10.0;
+// The longer edge a zoom step's region is magnified (or shrunk) to.
+inline constexpr int64_t kBatchZoomEdge = 1024;
 
 // The step names a batch accepts, in the order the schema lists them.
 const std::vector<std::string>& batch_step_names();

@@ -36,7 +36,8 @@ namespace {
 bool is_input_action(const Json& action) {
   const std::string name = action.value("action", "");
   return name == "click" || name == "mouse_button" || name == "drag" || name == "scroll" ||
-         name == "press_keys" || name == "type" || name == "pointer_move";
+         name == "press_keys" || name == "type" || name == "pointer_move" ||
+         name == "element_action";
 }
 
 }  // namespace

@@ -16,7 +16,8 @@ Json screenshot_content(const Json& screenshot) {
 
 Json screenshot_facts(const Json& screenshot) {
   Json facts = Json::object();
-  for (const char* key : {"width", "height", "screen_width", "screen_height", "scale", "region"}) {
+  for (const char* key : {"width", "height", "screen_width", "screen_height", "scale", "region",
+                          "bytes", "quality"}) {
     if (screenshot.contains(key)) facts[key] = screenshot[key];
   }
   return facts;
@@ -48,6 +49,7 @@ void observe_accessibility(const std::shared_ptr<DesktopCall>& call,
       return conclude(call, seen);
     }
     Json shown = scale_snapshot(std::move(snapshot).value(), call->screen_space().scale());
+    call->screen_space().remember_elements(shown);
     seen->extra_content.push_back(Json{{"type", "text"}, {"text", shown.value("snapshot", "")}});
     seen->observed["accessibility"] = std::move(shown);
     conclude(call, seen);
@@ -65,7 +67,8 @@ void finish_with_observation(const std::shared_ptr<DesktopCall>& call, const std
   if (what.empty() || what == "none") return conclude(call, seen);
   const bool accessibility = what == "accessibility" || what == "both";
   if (what == "accessibility") return observe_accessibility(call, seen, true);
-  Json action{{"action", "screenshot"}};
+  Json action = call->screen_space().image_budget();
+  action["action"] = "screenshot";
   if (auto max_edge = call->screen_space().max_edge()) action["max_edge"] = *max_edge;
   call->attempt(std::move(action), [call, seen, accessibility](Expected<Json> taken) {
     if (!taken) {

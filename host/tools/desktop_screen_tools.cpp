@@ -17,6 +17,19 @@
 namespace vc::tools {
 namespace {
 
+// zoom's longer edge unless asked otherwise: the common image budget of the models.
+constexpr int64_t kZoomEdge = 1024;
+
+
+// The image budget a call asks for, as the agent's screenshot takes it.
+Json image_budget(const Json& arguments) {
+  Json budget = Json::object();
+  for (const char* key : {"format", "quality", "max_bytes"}) {
+    if (arguments.contains(key) && !arguments[key].is_null()) budget[key] = arguments[key];
+  }
+  if (arguments.value("show_pointer", false)) budget["pointer"] = true;
+  return budget;
+}
 
 void look_at_screen(const std::shared_ptr<DesktopCall>& call) {
   const Json& arguments = call->arguments();
@@ -42,6 +55,7 @@ void look_at_screen(const std::shared_ptr<DesktopCall>& call) {
               [call, result, structured, after](Json snapshot) {
                 const double scale = call->screen_space().scale();
                 Json shown = scale_snapshot(std::move(snapshot), scale);
+                call->screen_space().remember_elements(shown);
                 result->content.push_back(
                     Json{{"type", "text"}, {"text", shown.value("snapshot", "")}});
                 (*structured)["accessibility"] = std::move(shown);
@@ -50,14 +64,16 @@ void look_at_screen(const std::shared_ptr<DesktopCall>& call) {
   };
   if (!include_image) return snapshot_then(conclude);
 
-  Json action{{"action", "screenshot"}};
+  Json budget = image_budget(arguments);
+  Json action = merged(Json{{"action", "screenshot"}}, budget);
   if (max_edge) action["max_edge"] = *max_edge;
-  call->run(std::move(action), [call, max_edge, result, structured, snapshot_then,
+  call->run(std::move(action), [call, max_edge, budget, result, structured, snapshot_then,
                                  conclude](Json shot) {
     call->screen_space().remember(shot.value("screen_width", int64_t{0}),
                                   shot.value("screen_height", int64_t{0}),
                                   shot.value("scale", 1.0));
     call->screen_space().remember_max_edge(max_edge);
+    call->screen_space().remember_image_budget(budget);
     (*structured)["image"] = screenshot_facts(shot);
     // The snapshot text first, then the image, as the original ordered them.
     snapshot_then([result, shot, conclude] {
@@ -76,8 +92,10 @@ void zoom(const std::shared_ptr<DesktopCall>& call) {
               {"y", corner.value().y},
               {"width", space.length_to_screen(arguments.at("width").get<int64_t>())},
               {"height", space.length_to_screen(arguments.at("height").get<int64_t>())}};
-  Json action{{"action", "screenshot"}, {"region", region}};
-  if (auto max_edge = integer_argument(arguments, "max_edge")) action["max_edge"] = *max_edge;
+  // Magnified: the region fills the budget's longer edge, so small text gains pixels.
+  Json action = merged(Json{{"action", "screenshot"}, {"region", region}, {"magnify", true},
+                            {"max_edge", integer_argument(arguments, "max_edge").value_or(kZoomEdge)}},
+                       image_budget(arguments));
   call->run(std::move(action), [call](Json shot) {
     mcp::ToolResult result;
     Json payload = call->identity();
@@ -123,6 +141,21 @@ Json max_edge_property() {
                           16, 8192);
 }
 
+// format, quality, max_bytes, show_pointer: the image budget of look_at_screen and zoom.
+Json image_budget_properties(Json properties) {
+  properties["format"] = choice_property(
+      "Format", "png (exact), jpeg or webp (smaller, with quality).", {"png", "jpeg", "webp"}, "png");
+  properties["quality"] = integer_property("Quality", "1-100, for jpeg and webp.", 1, 100, 80);
+  properties["max_bytes"] = integer_property(
+      "Max Bytes",
+      "The largest image to return, 1024 bytes or more: above it the quality drops (to 25 at "
+      "least), then the image shrinks; an image that cannot fit is an error.",
+      1024, 64 * 1024 * 1024);
+  properties["show_pointer"] =
+      bool_property("Show Pointer", "Draw the mouse pointer into the image.", false);
+  return properties;
+}
+
 }  // namespace
 
 void add_screen_tools(const DesktopToolsContext& context,
@@ -137,11 +170,12 @@ void add_screen_tools(const DesktopToolsContext& context,
           "With max_edge the image is scaled down and every pointer tool reads coordinates in "
           "the scaled image.",
           object_schema("look_at_screen",
-                        Json{{"include_image", bool_property("Include Image", "Return a PNG.", true)},
-                             {"include_accessibility",
-                              bool_property("Include Accessibility",
-                                            "Return the accessibility snapshot.", true)},
-                             {"max_edge", max_edge_property()}},
+                        image_budget_properties(
+                            Json{{"include_image", bool_property("Include Image", "Return a PNG.", true)},
+                                 {"include_accessibility",
+                                  bool_property("Include Accessibility",
+                                                "Return the accessibility snapshot.", true)},
+                                 {"max_edge", max_edge_property()}}),
                         {}),
           desktop_output_schema(Json{{"screen_image_uri", typed("string", "Resource of the live screen.")},
                                      {"accessibility_uri", typed("string", "Resource of the snapshot.")},
@@ -151,14 +185,19 @@ void add_screen_tools(const DesktopToolsContext& context,
       look_at_screen);
   add(tool_definition(
           "zoom",
-          "A region of the screen at full resolution, to read small text: x, y, width, height "
-          "in the last screenshot's pixels.",
+          "A region of the screen magnified to read small text: x, y, width, height in the last "
+          "screenshot's pixels; the region is scaled (up or down) so its longer side is "
+          "max_edge pixels (default 1024). Coordinates stay those of your last screenshot.",
           object_schema("zoom",
-                        Json{{"x", integer_property("X", "Left edge.")},
-                             {"y", integer_property("Y", "Top edge.")},
-                             {"width", integer_property("Width", "Width (>= 1).", 1)},
-                             {"height", integer_property("Height", "Height (>= 1).", 1)},
-                             {"max_edge", max_edge_property()}},
+                        image_budget_properties(
+                            Json{{"x", integer_property("X", "Left edge.")},
+                                 {"y", integer_property("Y", "Top edge.")},
+                                 {"width", integer_property("Width", "Width (>= 1).", 1)},
+                                 {"height", integer_property("Height", "Height (>= 1).", 1)},
+                                 {"max_edge", integer_property("Max Edge",
+                                                               "The longer side of the image, "
+                                                               "16-8192 (default 1024).",
+                                                               16, 8192, kZoomEdge)}}),
                         {"x", "y", "width", "height"}),
           desktop_output_schema(Json{{"image", image_schema}}), looking_annotations()),
       zoom);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tools/desktop_batch_tool.h"
+#include "tools/desktop_element_tools.h"
 #include "tools/desktop_keyboard_tools.h"
 #include "tools/desktop_pointer_tools.h"
 #include "tools/desktop_screen_tools.h"
@@ -20,7 +21,7 @@ constexpr const char* kListOrder[] = {
     "switch_window",   "move_window",    "maximize_window", "restore_window",  "minimize_window",
     "close_window",    "press_keys",     "drag",            "mouse_move",      "mouse_button",
     "cursor_position", "zoom",           "wait_for_screen", "clipboard_read",  "clipboard_write",
-    "launch",          "desktop_actions"};
+    "launch",          "desktop_actions", "find_elements",   "element_action",  "wait_for_element"};
 
 size_t rank(const mcp::Tool& tool) {
   const std::string& name = tool.definition().name;
@@ -39,6 +40,7 @@ std::vector<std::unique_ptr<mcp::Tool>> make_desktop_tools(const DesktopToolsCon
   add_keyboard_tools(context, tools);
   add_window_tools(context, tools);
   add_batch_tool(context, tools);
+  add_element_tools(context, tools);
   std::stable_sort(tools.begin(), tools.end(),
                    [](const auto& a, const auto& b) { return rank(*a) < rank(*b); });
   for (const auto& tool : tools) context.tool_set->add_desktop_tool(tool->definition().name);

@@ -49,6 +49,23 @@ Expected<ScreenPoint> ScreenSpace::to_screen(int64_t x, int64_t y) const {
                      std::min(screen_height_ - 1, scaled(y, 1.0 / scale_))};
 }
 
+void ScreenSpace::remember_elements(const Json& snapshot) {
+  elements_.clear();
+  const Json& elements = snapshot.is_object() ? snapshot.value("elements", Json::array()) : Json();
+  if (!elements.is_array()) return;
+  for (const Json& element : elements) {
+    if (!element.is_object() || !element.contains("ref") || !element["ref"].is_string()) continue;
+    elements_[element["ref"].get<std::string>()] =
+        SeenElement{element.value("role", ""), element.value("name", "")};
+  }
+}
+
+std::optional<ScreenSpace::SeenElement> ScreenSpace::element(const std::string& ref) const {
+  auto found = elements_.find(ref);
+  if (found == elements_.end()) return std::nullopt;
+  return found->second;
+}
+
 Json ScreenSpace::describe() const {
   if (!known()) return Json();
   return Json{{"width", std::max<int64_t>(1, scaled(screen_width_, scale_))},

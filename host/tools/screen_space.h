@@ -11,8 +11,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "common/failure.h"
 #include "common/json.h"
@@ -36,6 +38,19 @@ class ScreenSpace {
   // later observation is taken in the same space.
   void remember_max_edge(std::optional<int64_t> max_edge) { max_edge_ = max_edge; }
   std::optional<int64_t> max_edge() const { return max_edge_; }
+  // The image budget of that screenshot ({format, quality, max_bytes, pointer}, as the agent
+  // takes them), so that observations come in the same form.
+  void remember_image_budget(Json budget) { image_budget_ = std::move(budget); }
+  const Json& image_budget() const { return image_budget_; }
+
+  // What the session's last accessibility look showed at each ref (at most the snapshot's 600
+  // elements), so that an action on a ref can refuse another element found there later.
+  struct SeenElement {
+    std::string role;
+    std::string name;
+  };
+  void remember_elements(const Json& snapshot);
+  std::optional<SeenElement> element(const std::string& ref) const;
   // {"width", "height", "scale"}: the space coordinates are read in (the screenshot's size),
   // null until the screen is known.
   Json describe() const;
@@ -53,6 +68,8 @@ class ScreenSpace {
   int64_t screen_height_ = 0;
   double scale_ = 1.0;
   std::optional<int64_t> max_edge_;
+  Json image_budget_ = Json::object();
+  std::map<std::string, SeenElement> elements_;
 };
 
 }  // namespace vc::tools

@@ -49,6 +49,8 @@ TEST(DesktopBatchSteps, AnthropicActionsBecomeAgentActionsInScreenPixels) {
   EXPECT_EQ(steps[8].agent_action["region"],
             (Json{{"x", 0}, {"y", 0}, {"width", 640}, {"height", 400}}));
   EXPECT_TRUE(steps[8].returns_image);
+  EXPECT_EQ(steps[8].agent_action["magnify"], true) << "zoom magnifies the region";
+  EXPECT_EQ(steps[8].agent_action["max_edge"], 1024);
   // A screenshot keeps the session's space: the max_edge of its last look.
   EXPECT_EQ(steps[9].agent_action["max_edge"], 640);
 }
