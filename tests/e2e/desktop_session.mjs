@@ -90,7 +90,8 @@ export function desktopSession({ command, args, computerId, clientName, env = {}
     return (await payload("list_windows")).windows ?? [];
   }
   function saveImage(item, name) {
-    const path = join(artifacts, `${computerId}-${name}.png`);
+    const extension = { "image/jpeg": "jpg", "image/webp": "webp" }[item.mimeType] ?? "png";
+    const path = join(artifacts, `${computerId}-${name}.${extension}`);
     writeFileSync(path, Buffer.from(item.data, "base64"));
     console.log(`screenshot: ${path}`);
   }

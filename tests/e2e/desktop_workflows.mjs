@@ -182,6 +182,67 @@ try {
   const titleAfterStop = (await activeWindow())?.title;
   expect(titleAfterStop === titleBefore, `... and the step after it never ran (${titleAfterStop})`);
 
+  // --- accessibility as tools: find, press, set text, wait, stale refs -----------------
+  await payload("press_keys", { keys: "ctrl+n" });
+  await payload("type", { text: "saved through the accessibility tree\n" });
+  await payload("press_keys", { keys: "ctrl+s" });
+  const nameField = await payload("wait_for_element", { role: "text", state: "focused", timeout_ms: 15000 });
+  expect(nameField.found === true && /^atspi:/.test(nameField.element?.ref ?? ""),
+         `wait_for_element finds the save dialog's focused name field (${nameField.element?.ref}, ${nameField.waited_ms} ms)`);
+  const setText = await payload("element_action", { element: nameField.element.ref, action: "set_text",
+                                                    text: "/workspace/flow/a11y.txt" });
+  expect(setText.ok === true && setText.role === "text", `element_action set_text fills it (${JSON.stringify(setText.role)})`);
+  const saveButtons = await payload("find_elements", { role: "push button", name: "save" });
+  const saveButton = (saveButtons.elements ?? []).find((e) => /^_?save$/i.test(e.name));
+  expect(saveButton !== undefined, `find_elements finds the Save button (${(saveButtons.elements ?? []).map((e) => e.name).join(", ")})`);
+  await payload("element_action", { element: saveButton.ref, action: "press" });
+  const a11yFile = await waitFor(async () => {
+    const text = await fileOnDisk("/workspace/flow/a11y.txt");
+    return text === "<missing>\n" ? null : text;
+  }, 10, "the file saved through the tree").catch(() => "<missing>\n");
+  expect(a11yFile === "saved through the accessibility tree\n",
+         `pressing Save through the tree saved the file (${JSON.stringify(a11yFile)})`);
+  // A ref whose element went away is refused, never used on whatever is there now.
+  await payload("launch", { target: "xfce4-terminal --title=stale-check" });
+  const staleFrame = await payload("wait_for_element", { role: "frame", name: "stale-check", timeout_ms: 15000 });
+  expect(staleFrame.found === true, `the terminal's frame is in the tree (${staleFrame.element?.ref})`);
+  await payload("close_window", { window: "stale-check" });
+  await waitFor(async () => !(await windows()).some((w) => w.title === "stale-check"), 10, "the terminal to close");
+  await payload("launch", { target: "xfce4-terminal --title=another-one" });
+  await waitFor(async () => (await windows()).some((w) => w.title === "another-one"), 15, "another terminal");
+  const stale = await raw("element_action", { element: staleFrame.element.ref, action: "focus" });
+  const staleError = stale.structuredContent?.error ?? "";
+  expect(stale.isError === true && /no longer/.test(staleError),
+         `element_action on a ref whose element went away is refused (${staleError})`);
+  await payload("close_window", { window: "another-one" });
+
+  // --- image budgets: zoom magnifies, JPEG and WebP under a byte cap, a drawn pointer ------
+  const zoomed = await call("zoom", { x: 0, y: 0, width: 200, height: 100 });
+  const zoomedFacts = zoomed.structuredContent?.image ?? {};
+  expect(zoomedFacts.width === 1024 && zoomedFacts.height === 512 && zoomedFacts.scale > 5,
+         `zoom magnifies a 200x100 region to 1024x512 (${JSON.stringify(zoomedFacts)})`);
+  saveImage(imageOf(zoomed), "zoom-magnified");
+  const jpeg = await call("look_at_screen", { include_accessibility: false, format: "jpeg", quality: 70,
+                                              max_bytes: 80000, show_pointer: true });
+  const jpegImage = imageOf(jpeg);
+  const jpegBytes = Buffer.from(jpegImage?.data ?? "", "base64");
+  expect(jpegImage?.mimeType === "image/jpeg" && jpegBytes[0] === 0xff && jpegBytes[1] === 0xd8 &&
+         jpegBytes.length <= 80000 && jpeg.structuredContent.image.bytes === jpegBytes.length,
+         `look_at_screen as JPEG under an 80,000-byte cap (${jpegBytes.length} bytes, quality ${jpeg.structuredContent?.image?.quality})`);
+  if (jpegImage) saveImage(jpegImage, "jpeg-with-pointer");
+  const webp = await call("look_at_screen", { include_accessibility: false, format: "webp", max_bytes: 30000 });
+  const webpBytes = Buffer.from(imageOf(webp)?.data ?? "", "base64");
+  expect(imageOf(webp)?.mimeType === "image/webp" && webpBytes.subarray(8, 12).toString("ascii") === "WEBP" &&
+         webpBytes.length <= 30000,
+         `look_at_screen as WebP under a 30,000-byte cap (${webpBytes.length} bytes, ${webp.structuredContent?.image?.width}px wide)`);
+  // A tiny cap: the image shrinks to fit, or the call says it cannot; never a larger image.
+  const tiny = await raw("look_at_screen", { include_accessibility: false, max_bytes: 1024 });
+  const tinyBytes = Buffer.from(imageOf(tiny)?.data ?? "", "base64").length;
+  const tinyError = tiny.structuredContent?.error ?? "";
+  expect(tiny.isError ? /does not fit in 1024 bytes/.test(tinyError) : tinyBytes > 0 && tinyBytes <= 1024,
+         `a 1024-byte cap is kept or refused clearly (${tiny.isError ? tinyError : tinyBytes + " bytes"})`);
+  await call("look_at_screen", { include_accessibility: false });  // back to full-size PNG
+
   // --- the browser shows a page the agent serves -----------------------------------------
   await payload("terminal_execute", {
     command: "mkdir -p /tmp/site && printf '<title>Served by the agent</title><h1 style=\"font-size:64px\">Hello from the computer</h1>' > /tmp/site/index.html && " +
