@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <set>
 
 #include "argv_split.h"
 #include "desktop_entry.h"
+#include "file_read.h"
 #include "session_env.h"
 #include "detached_spawn.h"
 #include "focus_guard.h"
@@ -80,8 +80,7 @@ std::string path_of(const std::string& target, const Environment& environment) {
 }
 
 pid_t parent_of(pid_t pid) {
-  std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string stat = read_file_or_empty("/proc/" + std::to_string(pid) + "/stat");
   const std::size_t close = stat.rfind(')');
   if (close == std::string::npos) return 0;
   // pid (comm) state ppid ...
@@ -92,8 +91,7 @@ pid_t parent_of(pid_t pid) {
 }
 
 bool alive(pid_t pid) {
-  std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string stat = read_file_or_empty("/proc/" + std::to_string(pid) + "/stat");
   const std::size_t close = stat.rfind(')');
   return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
 }

@@ -7,19 +7,14 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <sstream>
+
+#include "file_read.h"
 
 extern char** environ;
 
 namespace vc::desktop_agent {
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-}
 
 Environment parse_environ(const std::string& raw) {
   Environment out;
@@ -87,14 +82,14 @@ std::optional<Environment> session_process_environment(const std::string& displa
     if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
     struct stat info {};
     if (stat(("/proc/" + pid).c_str(), &info) != 0 || info.st_uid != uid) continue;
-    std::string comm = read_file("/proc/" + pid + "/comm");
+    std::string comm = read_file_or_empty("/proc/" + pid + "/comm");
     while (!comm.empty() && (comm.back() == '\n' || comm.back() == '\0')) comm.pop_back();
     int rank = -1;
     for (int i = 0; i < static_cast<int>(sizeof kPreferred / sizeof kPreferred[0]); ++i) {
       if (comm == kPreferred[i]) rank = i;
     }
     if (rank < 0 || rank >= best_rank) continue;
-    Environment environment = parse_environ(read_file("/proc/" + pid + "/environ"));
+    Environment environment = parse_environ(read_file_or_empty("/proc/" + pid + "/environ"));
     auto it = environment.find("DISPLAY");
     if (it == environment.end() || display_number(it->second) != display_number(display)) continue;
     if (environment.count("DBUS_SESSION_BUS_ADDRESS") == 0) continue;
@@ -113,7 +108,7 @@ std::optional<std::string> session_bus_address(const std::string& display) {
   // dbus-launch's files: "<machine id>-<display>", lines KEY=VALUE with VALUE quoted.
   const std::string folder = home_directory() + "/.dbus/session-bus";
   const std::string suffix = "-" + display_number(display);
-  std::string machine_id = read_file("/etc/machine-id");
+  std::string machine_id = read_file_or_empty("/etc/machine-id");
   while (!machine_id.empty() && (machine_id.back() == '\n' || machine_id.back() == ' ')) machine_id.pop_back();
   std::vector<std::string> candidates;
   if (!machine_id.empty()) candidates.push_back(folder + "/" + machine_id + suffix);
@@ -128,7 +123,7 @@ std::optional<std::string> session_bus_address(const std::string& display) {
     closedir(dir);
   }
   for (const std::string& path : candidates) {
-    std::istringstream lines(read_file(path));
+    std::istringstream lines(read_file_or_empty(path));
     std::string line;
     while (std::getline(lines, line)) {
       const std::string key = "DBUS_SESSION_BUS_ADDRESS=";
