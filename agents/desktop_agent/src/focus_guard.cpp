@@ -3,6 +3,7 @@
 #include "focus_guard.h"
 
 #include <X11/Xatom.h>
+#include <X11/Xutil.h>
 
 #include <algorithm>
 
@@ -12,6 +13,8 @@ namespace vc::desktop_agent {
 namespace {
 
 constexpr int kFocusWaitMs = 1000;
+// Dialogs of dialogs are followed this deep to their owner.
+constexpr std::size_t kOwnerDepth = 4;
 
 // Desktops and panels are never where the agent types.
 bool is_background(XConnection& x, Window window) {
@@ -46,15 +49,27 @@ FocusGuard::FocusGuard(XConnection& x, Windows& windows) : x_(x), windows_(windo
   const Window active = windows_.active_window();
   if (active == None || is_background(x_, active) || !show_window_mark(x_, active).empty()) return;
   const std::vector<Window> managed = windows_.client_list();
-  if (std::find(managed.begin(), managed.end(), active) != managed.end()) working_ = active;
+  if (std::find(managed.begin(), managed.end(), active) == managed.end()) return;
+  working_ = active;
+  XConnection::ErrorTrap trap(x_);
+  for (Window window = active; window != None && owners_.size() < kOwnerDepth;) {
+    owners_.push_back(window);
+    Window owner = None;
+    if (!XGetTransientForHint(x_.display(), window, &owner) || owner == window) break;
+    window = owner;
+  }
 }
 
 void FocusGuard::give_back() {
-  if (working_ == None || windows_.active_window() == working_) return;
+  if (working_ == None) return;
   const std::vector<Window> managed = windows_.client_list();
-  if (std::find(managed.begin(), managed.end(), working_) == managed.end()) return;
-  windows_.activate(working_);
-  windows_.wait_for(working_, kFocusWaitMs, [&] { return windows_.active_window() == working_; });
+  const auto still_there = std::find_first_of(owners_.begin(), owners_.end(), managed.begin(),
+                                              managed.end());
+  if (still_there == owners_.end()) return;
+  const Window target = *still_there;
+  if (windows_.active_window() == target) return;
+  windows_.activate(target);
+  windows_.wait_for(target, kFocusWaitMs, [&] { return windows_.active_window() == target; });
 }
 
 }  // namespace vc::desktop_agent
