@@ -8,6 +8,7 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <utility>
 #include <variant>
 
@@ -33,6 +34,17 @@ constexpr std::size_t kKeptOutputBytes = 1024 * 1024;
 constexpr std::size_t kStdinPiece = 256 * 1024;
 // A pod watch asks the server to end it after this long, and is opened again.
 constexpr std::chrono::seconds kWatchSpan{300};
+// An exec the node refuses with "container not found" is tried again this often, after this
+// delay times the attempt (a pod that has just replaced another is running in the API before
+// the node routes execs to its container; nothing ran, so trying again is safe).
+constexpr int kExecRoutingRetries = 4;
+constexpr std::chrono::milliseconds kExecRoutingRetryDelay{250};
+
+// Whether the node refused an exec because it does not (yet) know the pod's container.
+bool container_not_routed(const ApiError& error) {
+  return error.kind == ApiErrorKind::server &&
+         error.message.find("container not found") != std::string::npos;
+}
 
 // A value the API thread hands to one waiting thread.
 template <class T>
@@ -189,6 +201,7 @@ class ApiClusterCalls final : public ClusterCalls, public AgentTransport {
                               sdk::CancelScope& scope) override;
 
   ApiExpected<ExecResult> exec(const ExecCall& call, sdk::CancelScope& scope) override;
+  ApiExpected<ExecResult> exec_once(const ExecCall& call, sdk::CancelScope& scope);
 
   AgentTransport* agent_transport() override { return this; }
   void post(std::function<void()> task) override { loop_->post(std::move(task)); }
@@ -332,6 +345,15 @@ struct ExecEvent {
 };
 
 ApiExpected<ExecResult> ApiClusterCalls::exec(const ExecCall& call, sdk::CancelScope& scope) {
+  for (int attempt = 1;; ++attempt) {
+    auto ran = exec_once(call, scope);
+    if (ran || !container_not_routed(ran.error()) || attempt > kExecRoutingRetries) return ran;
+    if (scope.cancelled()) return cancelled_error();
+    std::this_thread::sleep_for(kExecRoutingRetryDelay * attempt);
+  }
+}
+
+ApiExpected<ExecResult> ApiClusterCalls::exec_once(const ExecCall& call, sdk::CancelScope& scope) {
   if (scope.cancelled()) return cancelled_error();
   auto events = std::make_shared<EventQueue<ExecEvent>>();
   ExecRequest request;
