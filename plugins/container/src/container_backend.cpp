@@ -71,11 +71,14 @@ void ContainerBackend::destroy() {
       })) {
     quiet_future.wait();
   }
-  // 3. The client may go while calls are in flight; they end with kCancelled when the loop
-  //    stops, and their callbacks see shutting_down.
-  client_.reset();
-  // 4. Stop and join the loop; the context its callbacks use is still alive.
+  // 3. Stop and join the loop: queued tasks run, calls in flight end with kCancelled, and an
+  //    answer that arrived just before the stop is still delivered. Their callbacks may read
+  //    the client (the host's last cancels start kills whose answers come now), so it and
+  //    the context stay alive until the loop thread has ended; shutting_down keeps them from
+  //    starting anything.
   loop_.reset();
+  // 4. Nothing runs on the loop any more: the client can go.
+  client_.reset();
   // 5. An engine this plugin started goes with it; the computers it ran stay in its storage.
   if (launcher_) launcher_->stop();
   delete this;
