@@ -5,6 +5,7 @@
 #include <csignal>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include <sys/types.h>
 
@@ -48,6 +49,12 @@ void kill_exec_process_group(BackendContext& ctx, const std::string& exec_id,
   if (ctx.shutting_down) return done(KillPath::kImpossible);
   // Read now, not in the answer: the answer may come after the client was released.
   const bool engine_on_this_machine = ctx.client.address().is_unix();
+  // Counted until it is done, so that destroy() can let it finish.
+  ++ctx.kills_in_flight;
+  done = [&ctx, done = std::move(done)](KillPath path) {
+    done(path);
+    if (--ctx.kills_in_flight == 0 && ctx.when_no_kills) std::exchange(ctx.when_no_kills, {})();
+  };
   inspect_exec(ctx, nullptr, exec_id, 1,
                [&ctx, exec_id, container, engine_on_this_machine,
                 done = std::move(done)](Expected<ExecState> state) {
