@@ -9,7 +9,7 @@
 import { inflateSync } from "node:zlib";
 import { ToolListChangedNotificationSchema, ResourceListChangedNotificationSchema }
   from "@modelcontextprotocol/sdk/types.js";
-import { checks, desktopSession, imageOf, waitFor } from "./desktop_session.mjs";
+import { checks, desktopSession, imageOf, sleep, waitFor } from "./desktop_session.mjs";
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
@@ -267,6 +267,35 @@ try {
   expect(/keys: .* is too long \(100000, at most 1000\)/.test(hugeKeys ?? "") &&
          hugeKeys.length < 400,
          `100 KB press_keys is refused with a short error (${(hugeKeys ?? "").length} chars)`);
+  // A cancelled long type really stops: what reaches the window stops growing, and the next
+  // action answers at once (not after the 30 s of a busy agent). The target is a terminal whose
+  // cat, without line buffering, writes every key to a file as it comes.
+  await payload("terminal_execute", { command:
+    "rm -f /workspace/cancel.txt; (su computer -c 'DISPLAY=:99 xfce4-terminal --title=cancel-target " +
+    "-x sh -c \"stty -icanon; exec cat > /workspace/cancel.txt\"' >/dev/null 2>&1 &)" });
+  const cancelTarget = await waitFor(async () => (await windows()).find((w) => w.title === "cancel-target"),
+                                     20, "the cancel-target terminal");
+  await payload("switch_window", { window: cancelTarget.window_id });
+  const cancel = new AbortController();
+  const longType = client.callTool({ name: "type", arguments: { text: "y".repeat(9000), delay_ms: 20 } },
+                                   undefined, { signal: cancel.signal, timeout: 600_000 })
+    .then(() => ({ aborted: undefined }), (error) => ({ aborted: String(error?.message ?? error) }));
+  await sleep(1500);
+  cancel.abort();
+  const cancelled = await longType;
+  const cancelledAt = Date.now();
+  const answered = decodePng(imageOf(await call("look_at_screen", { include_accessibility: false })).data);
+  const answerMs = Date.now() - cancelledAt;
+  expect(cancelled.aborted !== undefined && answered.width === 1280 && answerMs < 10_000,
+         `after a cancelled type the next action answers in ${answerMs} ms`);
+  const typedBytes = async () =>
+    Number((await payload("terminal_execute", { command: "wc -c < /workspace/cancel.txt" })).stdout);
+  const first = await typedBytes();
+  await sleep(2000);
+  const second = await typedBytes();
+  expect(first > 0 && first < 9000 && second === first,
+         `the cancelled typing stopped (${first} then ${second} characters reached the window)`);
+  await payload("close_window", { window: cancelTarget.window_id });
   const empty = await failure("type", { text: "" });
   expect(/must not be empty/.test(empty ?? ""), `empty text: ${empty}`);
   const stale = await failure("click", { element: "atspi:77/77/77" });

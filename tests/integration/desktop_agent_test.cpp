@@ -1,7 +1,10 @@
 // desktop_agent_test.cpp — the desktop-control extension of the real plugins against the real
 // engines, through the C ABI: what a caller gets from a computer without the agent, from bad
-// requests, and from an agent that stopped with its computer (docs/desktop-agent.md). The
-// agent's own actions are driven end to end by tests/e2e/desktop_tools.mjs.
+// requests, from an agent that stopped with its computer (docs/desktop-agent.md), and from a
+// shutdown while the agent types. The agent's own actions are driven end to end by
+// tests/e2e/desktop_tools.mjs.
+#include <thread>
+
 #include "engine_test.h"
 
 namespace vc::integration {
@@ -86,6 +89,35 @@ TEST_P(DesktopAgentTest, ARestartEndsTheAgentAndTheNextActionStartsAnother) {
   }
   ASSERT_TRUE(after.ok()) << after.describe();
   EXPECT_EQ(after.document.value("width", 0), 1280);
+}
+
+TEST_P(DesktopAgentTest, AShutdownWhileTheAgentTypesCancelsTheActionAndTheNextInstanceDrivesIt) {
+  ASSERT_TRUE(engine().image_present(kDesktopImage))
+      << "the " << engine().name << " engine has no " << kDesktopImage
+      << " (scripts/test.sh builds it through the plugins)";
+  {
+    auto backend = open_backend();
+    const auto created = backend->run("create", desktop_create_request(), 180s);
+    ASSERT_TRUE(created.ok()) << created.describe();
+  }
+  // The host's shutdown, as the driver's destructor does it: cancel what is pending (the
+  // cancel ends the typing agent's process group), wait for it, destroy the instance, while
+  // the kill's engine calls are still under way.
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    auto backend = open_backend();
+    auto typing = backend->start(
+        "desktop_action",
+        action({{"action", "type"}, {"text", std::string(400, 'y')}, {"delay_ms", 20}}));
+    std::this_thread::sleep_for(1500ms);
+    ASSERT_FALSE(typing->done()) << "400 characters 20 ms apart take 8 s: "
+                                 << typing->outcome().describe();
+    backend.reset();
+    EXPECT_EQ(typing->outcome().status, VC_E_CANCELLED) << typing->outcome().describe();
+  }
+  auto backend = open_backend();
+  const auto position = backend->run("desktop_action", action({{"action", "cursor_position"}}), 60s);
+  ASSERT_TRUE(position.ok()) << position.describe();
 }
 
 VC_INSTANTIATE_FOR_ENGINES(DesktopAgentTest);

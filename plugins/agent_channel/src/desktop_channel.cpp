@@ -117,8 +117,21 @@ void DesktopChannel::withdraw(std::uint64_t ticket) {
   auto it = pending_.find(ticket);
   if (it == pending_.end()) return;
   auto done = std::move(it->second.done);
+  const bool in_flight = it->second.written;
+  const std::string action = it->second.action;
   pending_.erase(it);
   done(cancelled_failure());
+  if (!in_flight) return;
+  // The agent works on one request at a time: a cancelled one left running (typing a long
+  // text) would go on acting on the desktop and hold up every later action. Ending the agent's
+  // process group stops it now; the next action starts a new agent.
+  log_.info("The desktop agent of computer " + computer_id() + " was ended to stop a cancelled '" +
+            action + "'.");
+  reset(OpFailure{VC_E_UNAVAILABLE,
+                  "The desktop agent of computer " + computer_id() +
+                      " was restarted to stop a cancelled '" + action + "'; try again.",
+                  nlohmann::json{{"code", "desktop.agent_restarted"}, {"retryable", true}}},
+        /*kill_agent=*/true);
 }
 
 void DesktopChannel::close(const OpFailure& why) { reset(why, /*kill_agent=*/false); }

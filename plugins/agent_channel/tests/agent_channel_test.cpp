@@ -375,6 +375,45 @@ TEST_F(DesktopChannelTest, AnActionPastItsDeadlineFailsAndTheStuckAgentIsKilled)
   EXPECT_EQ(computer_->processes.size(), 2u);
 }
 
+TEST_F(DesktopChannelTest, ACancelledActionInFlightEndsTheAgentSoTheNextOneAnswersAtOnce) {
+  // Withdrawn before it was written: nothing to stop.
+  std::optional<Expected<nlohmann::json>> early;
+  const auto waiting = channel_->send({{"action", "screenshot"}}, 30s,
+                                      [&](Expected<nlohmann::json> r) { early = r; });
+  channel_->withdraw(waiting);
+  ASSERT_TRUE(early && !early->ok());
+  EXPECT_EQ(early->error().status, VC_E_CANCELLED);
+  auto process = computer_->processes[0];
+  process->say("{\"ready\":true}\n");
+  EXPECT_FALSE(process->killed);
+  EXPECT_TRUE(process->written.empty()) << "a withdrawn request is never written";
+
+  // Withdrawn while the agent types it: the agent is ended, the request behind it told so.
+  std::optional<Expected<nlohmann::json>> typing, behind;
+  const auto ticket = channel_->send({{"action", "type"}, {"text", std::string(5000, 'x')}}, 60s,
+                                     [&](Expected<nlohmann::json> r) { typing = r; });
+  channel_->send({{"action", "screenshot"}}, 30s, [&](Expected<nlohmann::json> r) { behind = r; });
+  channel_->withdraw(ticket);
+  ASSERT_TRUE(typing && !typing->ok());
+  EXPECT_EQ(typing->error().status, VC_E_CANCELLED);
+  EXPECT_TRUE(process->killed) << "the typing must stop";
+  ASSERT_TRUE(behind && !behind->ok());
+  EXPECT_EQ(behind->error().status, VC_E_UNAVAILABLE);
+  EXPECT_NE(behind->error().message.find("cancelled 'type'"), std::string::npos)
+      << behind->error().message;
+  EXPECT_EQ(behind->error().details.value("retryable", false), true);
+
+  // The next action gets a new agent, not the 30 s wait of a stuck one.
+  std::optional<Expected<nlohmann::json>> next;
+  channel_->send({{"action", "screenshot"}}, 30s, [&](Expected<nlohmann::json> r) { next = r; });
+  ASSERT_EQ(computer_->processes.size(), 2u);
+  computer_->processes[1]->say("{\"ready\":true}\n");
+  const auto line = nlohmann::json::parse(computer_->processes[1]->written);
+  computer_->processes[1]->say("{\"id\":" + std::to_string(line["id"].get<std::uint64_t>()) +
+                               ",\"ok\":true,\"result\":{}}\n");
+  ASSERT_TRUE(next && next->ok());
+}
+
 TEST_F(DesktopChannelTest, AnImageWithoutTheAgentIsUnsupportedAndAStoppedOneUnavailable) {
   std::optional<Expected<nlohmann::json>> reply;
   channel_->send({{"action", "screenshot"}}, 30s, [&](Expected<nlohmann::json> r) { reply = r; });

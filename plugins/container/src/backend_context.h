@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -42,8 +43,16 @@ struct BackendContext {
   const std::string address;  // as shown in messages: unix:///var/run/docker.sock
 
   // Set on the EngineLoop thread when destroy() begins: from then on no flow may start another
-  // engine call (the client is destroyed before the loop has finished stopping).
+  // engine call.
   bool shutting_down = false;
+
+  // Process-group kills under way (process_group_kill.h). The host's last cancels ask for kills
+  // (a cancelled desktop action's agent, a cancelled command) just before destroy(), which lets
+  // them finish, for a short while, before anything is torn down: a process left running would
+  // go on acting in the computer after the server is gone. `when_no_kills` runs (once) when the
+  // count falls to 0. EngineLoop thread.
+  int kills_in_flight = 0;
+  std::function<void()> when_no_kills;
 
   // Deadlines of an ordinary engine call (--engine-timeout).
   engine::RequestOptions call_deadlines() const {

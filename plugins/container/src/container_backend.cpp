@@ -1,6 +1,7 @@
 // container_backend.cpp — request checks on the host's thread, flows on the EngineLoop.
 #include "container_backend.h"
 
+#include <chrono>
 #include <future>
 #include <utility>
 
@@ -15,6 +16,14 @@
 #include "image_instructions.h"
 
 namespace vc::container {
+namespace {
+
+// How long destroy() lets process-group kills under way finish (step 2 of destroy()): one
+// inspect on this machine's engine, a few execs in the computer otherwise; well inside the
+// host's shutdown grace.
+constexpr std::chrono::milliseconds kShutdownKillGrace{1000};
+
+}  // namespace
 
 // --- instance ------------------------------------------------------------------------------
 
@@ -61,22 +70,37 @@ ContainerBackend::~ContainerBackend() = default;
 void ContainerBackend::destroy() {
   // 1. Nothing reaches the host any more; stopping the loop below ends every flow.
   registry_->close(sdk::OpRegistry::PendingWork::leave);
-  // 2. On the loop: no flow may start another engine call, and queued jobs are dropped.
+  // 2. The kills the host's last cancels asked for (a cancelled desktop action's agent, a
+  //    cancelled command) finish first, for at most kShutdownKillGrace: what they stop would
+  //    otherwise go on acting in the computer after the server is gone.
+  auto kills_done = std::make_shared<std::promise<void>>();
+  auto kills_done_future = kills_done->get_future();
+  if (loop_->post([this, kills_done] {
+        if (ctx_->kills_in_flight == 0) return kills_done->set_value();
+        ctx_->when_no_kills = [kills_done] { kills_done->set_value(); };
+      })) {
+    kills_done_future.wait_for(kShutdownKillGrace);
+  }
+  // 3. On the loop: no flow may start another engine call, and queued jobs are dropped.
   std::promise<void> quiet;
   auto quiet_future = quiet.get_future();
   if (loop_->post([this, &quiet] {
+        ctx_->when_no_kills = nullptr;
         ctx_->shutting_down = true;
         ctx_->computers.clear();
         quiet.set_value();
       })) {
     quiet_future.wait();
   }
-  // 3. The client may go while calls are in flight; they end with kCancelled when the loop
-  //    stops, and their callbacks see shutting_down.
-  client_.reset();
-  // 4. Stop and join the loop; the context its callbacks use is still alive.
+  // 4. Stop and join the loop: queued tasks run, calls in flight end with kCancelled, and an
+  //    answer that arrived just before the stop is still delivered. Their callbacks may read
+  //    the client (the host's last cancels start kills whose answers come now), so it and
+  //    the context stay alive until the loop thread has ended; shutting_down keeps them from
+  //    starting anything.
   loop_.reset();
-  // 5. An engine this plugin started goes with it; the computers it ran stay in its storage.
+  // 5. Nothing runs on the loop any more: the client can go.
+  client_.reset();
+  // 6. An engine this plugin started goes with it; the computers it ran stay in its storage.
   if (launcher_) launcher_->stop();
   delete this;
 }

@@ -72,7 +72,8 @@ class ContainerBackend {
 
   // [host loop] ops->cancel().
   void cancel(const vc_op* op);
-  // [host loop] ops->destroy(): stops the EngineLoop (joining its thread), then deletes this.
+  // [host loop] ops->destroy(): lets the process-group kills under way finish (at most 1 s),
+  // stops the EngineLoop (joining its thread), then deletes this.
   void destroy();
 
   const sdk::HostLog& log() const { return log_; }

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include <sys/types.h>
 
@@ -44,17 +45,30 @@ std::optional<std::int64_t> innermost_pid(std::string_view status_text) {
 
 void kill_exec_process_group(BackendContext& ctx, const std::string& exec_id,
                              const std::string& container, std::function<void(KillPath)> done) {
+  // Once destroy() has begun the client may be gone: nothing of it is read from here on.
+  if (ctx.shutting_down) return done(KillPath::kImpossible);
+  // Read now, not in the answer: the answer may come after the client was released.
+  const bool engine_on_this_machine = ctx.client.address().is_unix();
+  // Counted until it is done, so that destroy() can let it finish.
+  ++ctx.kills_in_flight;
+  done = [&ctx, done = std::move(done)](KillPath path) {
+    done(path);
+    if (--ctx.kills_in_flight == 0 && ctx.when_no_kills) std::exchange(ctx.when_no_kills, {})();
+  };
   inspect_exec(ctx, nullptr, exec_id, 1,
-               [&ctx, exec_id, container, done = std::move(done)](Expected<ExecState> state) {
+               [&ctx, exec_id, container, engine_on_this_machine,
+                done = std::move(done)](Expected<ExecState> state) {
                  if (!state.ok()) {
-                   ctx.log.warn("Cannot kill the command of exec " + exec_id + ": " +
-                                state.error().message);
+                   if (!ctx.shutting_down) {
+                     ctx.log.warn("Cannot kill the command of exec " + exec_id + ": " +
+                                  state.error().message);
+                   }
                    return done(KillPath::kImpossible);
                  }
                  const ExecState& exec = state.value();
                  if (!exec.running) return done(KillPath::kNothingToKill);
                  std::optional<std::int64_t> pgid_inside;
-                 if (exec.pid > 0 && ctx.client.address().is_unix()) {
+                 if (exec.pid > 0 && engine_on_this_machine) {
                    const std::string proc = "/proc/" + std::to_string(exec.pid);
                    auto cgroup = read_proc_file(proc + "/cgroup");
                    if (cgroup && cgroup_mentions_container(*cgroup, exec.container_id)) {
@@ -68,6 +82,9 @@ void kill_exec_process_group(BackendContext& ctx, const std::string& exec_id,
                      pgid_inside = innermost_pid(*status);
                    }
                  }
+                 // The host path needs no engine call; the in-container one starts an exec,
+                 // which a backend being destroyed no longer may.
+                 if (ctx.shutting_down) return done(KillPath::kImpossible);
                  if (!pgid_inside || *pgid_inside <= 1) {
                    ctx.log.warn("Cannot kill the command of exec " + exec_id + " in container " +
                                 container + ": its process is not visible from this machine. "

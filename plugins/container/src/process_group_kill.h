@@ -12,6 +12,12 @@
 // When neither is possible (an engine on another machine, whose PIDs are not visible here) the
 // command is left running and a warning is logged.
 //
+// Shutdown: a kill may be asked for by the host's last cancels, just before destroy(). Kills
+// are counted in ctx.kills_in_flight, and destroy() lets them finish (for a bounded time)
+// before it tears anything down. One still under way then reads the client only when it is
+// called; once ctx.shutting_down is set it starts nothing (called then, or answered then: the
+// host path, which needs no engine call, is still taken; the in-container one is not).
+//
 // EngineLoop thread only.
 #pragma once
 

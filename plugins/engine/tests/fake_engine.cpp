@@ -126,6 +126,23 @@ std::string FakeConnection::read_until_eof() {
   }
 }
 
+std::string FakeConnection::read_until(std::string_view marker) {
+  std::string data = std::move(buffered_);
+  buffered_.clear();
+  char buffer[4096];
+  for (;;) {
+    const std::size_t found = data.find(marker);
+    if (found != std::string::npos) {
+      buffered_ = data.substr(found + marker.size());
+      data.resize(found + marker.size());
+      return data;
+    }
+    const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
+    if (n <= 0) return data;
+    data.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
 bool FakeConnection::peer_closed(std::chrono::milliseconds wait) {
   const auto deadline = std::chrono::steady_clock::now() + wait;
   char buffer[4096];

@@ -45,6 +45,9 @@ class FakeConnection {
   // Reads until the client half-closes or closes (EOF); returns the bytes (after any that
   // read_request() had already buffered beyond the request).
   std::string read_until_eof();
+  // Reads until the bytes received (after any already buffered) contain `marker`, or EOF;
+  // returns them up to and including the marker (all of them on EOF) and keeps the rest.
+  std::string read_until(std::string_view marker);
   // True once the peer has closed or reset (polls up to `wait`).
   bool peer_closed(std::chrono::milliseconds wait);
   void shutdown_write();

@@ -11,6 +11,9 @@
 //
 // A request that outlives its deadline means the agent is stuck: the request fails with
 // VC_E_TIMEOUT and the agent's process group is killed, so the next action gets a fresh one.
+// A request withdrawn while the agent works on it (a cancelled long `type`) ends the agent the
+// same way: the agent does one request at a time, and would go on acting on the desktop and
+// hold up every later action.
 // The stream ending (the computer restarted or stopped, the agent crashed) fails what was
 // pending with VC_E_UNAVAILABLE. An image without the agent fails with VC_E_UNSUPPORTED.
 //
@@ -56,7 +59,9 @@ class DesktopChannel : public std::enable_shared_from_this<DesktopChannel> {
                      Callback<nlohmann::json> done);
 
   // Stops waiting for ticket's reply: its done runs with VC_E_CANCELLED now (when it has not
-  // run). Whatever the agent already did stays done.
+  // run). A request the agent is already working on is stopped by ending the agent (its
+  // process group): what it already did stays done, the requests behind it fail with
+  // VC_E_UNAVAILABLE ("try again"), and the next send() starts a new agent.
   void withdraw(std::uint64_t ticket);
 
   // Ends the agent (stdin closed) and fails whatever is pending with `why`.

@@ -14,8 +14,10 @@
 // elsewhere. Two completions run at once on the CALLING thread instead: a call started after
 // the loop stopped (kCancelled), and a request that cannot be written (kInvalidArgument: a
 // target or header with a line break, a target not starting with '/'). The client may be destroyed
-// while calls are in flight: they keep their own copy of what they need and complete normally. The
-// EngineLoop must outlive the client.
+// while calls are in flight: they keep their own copy of what they need and complete normally,
+// but their callbacks then run without it. Callbacks that use the client therefore need it
+// alive until the EngineLoop has stopped: destroy the loop first (engine_loop.h), then the
+// client, which holds nothing of the loop's. Calls are made only while the loop exists.
 //
 // Versioning: negotiate() reads GET /_ping (Api-Version; Libpod-Api-Version marks Podman) and
 // GET /version, and refuses engines older than API 1.41. The JSON helpers prefix their paths
