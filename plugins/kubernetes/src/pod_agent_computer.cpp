@@ -137,8 +137,10 @@ class PodAgentStream final : public agent_channel::AgentStream,
     request.command = {"/bin/sh", "-c",
                        "kill -KILL -\"$1\" 2>/dev/null; kill -KILL \"$1\" 2>/dev/null; true",
                        "vc-kill", pid_};
+    // The API refuses an exec without any stream ("you must specify at least 1 of stdin,
+    // stdout, stderr"): stderr is asked for, and dropped.
     request.with_stdout = false;
-    request.with_stderr = false;
+    request.with_stderr = true;
     (void)transport_.start_exec(std::move(request), ExecCallbacks{});
   }
 
