@@ -122,8 +122,10 @@ Json make_result(const Json& id, Json result) {
   return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
 }
 
-Json make_error(const Json& id, int code, const std::string& message) {
-  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
+Json make_error(const Json& id, int code, const std::string& message, Json data) {
+  Json error{{"code", code}, {"message", message}};
+  if (!data.is_null()) error["data"] = std::move(data);
+  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}};
 }
 
 Json make_notification(const std::string& method, Json params) {

@@ -52,7 +52,8 @@ Message classify(const Json& value);
 bool is_valid_id(const Json& id);
 
 Json make_result(const Json& id, Json result);
-Json make_error(const Json& id, int code, const std::string& message);
+// `data`, when not null, goes into the error object's "data" member.
+Json make_error(const Json& id, int code, const std::string& message, Json data = nullptr);
 Json make_notification(const std::string& method, Json params);
 
 // One line for the wire: compact, no newline inside (JSON escapes them), invalid UTF-8 in

@@ -15,6 +15,13 @@
 namespace vc::mcp {
 namespace {
 
+// Cache hints of 2026 results: what never changes while the server runs (prompts, templates,
+// the App's page, the server's capabilities) for an hour; what changes without warning
+// (the tool and resource lists follow the desktop being switched on and off, a screen
+// resource follows the screen) is not to be kept: a client listens for list changes instead.
+constexpr int64_t kFixedListTtlMs = 3'600'000;
+constexpr int64_t kChangingListTtlMs = 0;
+
 constexpr const char* kNotInitialized =
     "Invalid Request: the session is not initialized; send initialize first";
 
@@ -75,6 +82,7 @@ Session::Session(std::vector<Tool*> tools, SessionOptions options, SendFn send)
       options_(std::move(options)),
       send_(std::move(send)),
       serial_(next_session_serial++) {
+  if (!options_.request_state_seal) options_.request_state_seal = std::make_shared<RequestStateSeal>();
   for (Tool* tool : tools_) tools_by_name_.emplace(tool->definition().name, tool);
   if (options_.changes != nullptr) {
     catalog_subscription_ = options_.changes->subscribe([this] { announce_catalog_change(); });
@@ -86,12 +94,25 @@ bool Session::tool_listed(const Tool& tool) const {
 }
 
 void Session::announce_catalog_change() {
-  if (!initialized_) return;
-  send(Json{{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}}, nullptr);
-  send(Json{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}}, nullptr);
+  if (initialized_) {
+    send(Json{{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}}, nullptr);
+    send(Json{{"jsonrpc", "2.0"}, {"method", "notifications/resources/list_changed"}}, nullptr);
+  }
+  for (const auto& [key, listen] : listens_) {
+    const Json tagged{{"_meta", {{envelope_keys::kSubscriptionId, listen.id}}}};
+    if (listen.tools) {
+      send(jsonrpc::make_notification("notifications/tools/list_changed", tagged), listen.id);
+    }
+    if (listen.resources) {
+      send(jsonrpc::make_notification("notifications/resources/list_changed", tagged), listen.id);
+    }
+  }
 }
 
-Session::~Session() { cancel_all_calls(); }
+Session::~Session() {
+  listens_.clear();  // a session that goes away sends nothing more
+  cancel_all_calls();
+}
 
 void Session::receive_line(std::string_view line) {
   auto parsed = jsonrpc::parse(line);
@@ -110,7 +131,11 @@ void Session::receive(const Json& message) {
   const jsonrpc::Message classified = jsonrpc::classify(message);
   switch (classified.kind) {
     case jsonrpc::MessageKind::request:
-      handle_request(classified.id, classified.method, classified.params);
+      if (claims_stateless_era(message)) {
+        handle_stateless_request(classified.id, classified.method, classified.params);
+      } else {
+        handle_request(classified.id, classified.method, classified.params);
+      }
       return;
     case jsonrpc::MessageKind::notification:
       handle_notification(classified.method, classified.params);
@@ -148,12 +173,51 @@ void Session::handle_request(const Json& id, const std::string& method, const Js
     reply_error(id, jsonrpc::kInvalidRequest, kNotInitialized);
     return;
   }
+  dispatch(handler->second, method, RequestContext{}, id, params);
+}
+
+void Session::handle_stateless_request(const Json& id, const std::string& method,
+                                       const Json& params) {
+  static const std::unordered_map<std::string, Handler> kHandlers{
+      {"server/discover", &Session::discover},
+      {"subscriptions/listen", &Session::listen},
+      {"tools/list", &Session::list_tools},
+      {"tools/call", &Session::call_tool},
+      {"resources/list", &Session::list_resources},
+      {"resources/templates/list", &Session::list_resource_templates},
+      {"resources/read", &Session::read_resource},
+      {"prompts/list", &Session::list_prompts},
+      {"prompts/get", &Session::get_prompt},
+      {"completion/complete", &Session::complete},
+  };
+  auto envelope = read_request_envelope(params);
+  if (!envelope) {
+    const ProtocolError& refused = envelope.error();
+    reply_error(id, refused.code, refused.message, refused.data);
+    return;
+  }
+  const auto handler = kHandlers.find(method);
+  if (handler == kHandlers.end()) {
+    reply_error(id, jsonrpc::kMethodNotFound,
+                removed_in_stateless_era(method)
+                    ? "Method not found: " + method + " is not part of protocol version " +
+                          envelope.value().protocol_version +
+                          " (a 2025 client sends it after initialize, without _meta's "
+                          "protocol version)"
+                    : "Method not found: " + method);
+    return;
+  }
+  dispatch(handler->second, method, RequestContext{true, std::move(envelope).value()}, id, params);
+}
+
+void Session::dispatch(Handler handler, const std::string& method, const RequestContext& context,
+                       const Json& id, const Json& params) {
   if (!params.is_null() && !params.is_object()) {
     reply_error(id, jsonrpc::kInvalidParams, "Invalid params: params must be an object");
     return;
   }
   try {
-    (this->*handler->second)(id, params_object(params));
+    (this->*handler)(context, id, params_object(params));
   } catch (const std::exception& error) {
     spdlog::error("{} failed: {}", method, error.what());
     reply_error(id, jsonrpc::kInternalError, "Internal error: " + std::string(error.what()));
@@ -170,7 +234,7 @@ void Session::handle_notification(const std::string& method, const Json& params)
   }
 }
 
-void Session::initialize(const Json& id, const Json& params) {
+void Session::initialize(const RequestContext& context, const Json& id, const Json& params) {
   if (initialized_) {
     reply_error(id, jsonrpc::kInvalidRequest, "Invalid Request: the session is already initialized");
     return;
@@ -192,70 +256,146 @@ void Session::initialize(const Json& id, const Json& params) {
 
   Json result{
       {"protocolVersion", protocol_version_},
-      {"capabilities",
-       {{"tools", {{"listChanged", options_.changes != nullptr}}},
-        {"logging", Json::object()},
-        {"resources", {{"subscribe", true}, {"listChanged", options_.changes != nullptr}}},
-        {"prompts", {{"listChanged", false}}},
-        {"completions", Json::object()}}},
+      {"capabilities", server_capabilities(false)},
       {"serverInfo", {{"name", options_.server_name}, {"version", options_.server_version}}},
   };
-  if (options_.extensions.is_object()) result["capabilities"]["extensions"] = options_.extensions;
   if (options_.instructions) result["instructions"] = *options_.instructions;
-  reply(id, std::move(result));
+  reply(context, id, std::move(result));
 }
 
-void Session::ping(const Json& id, const Json& /*params*/) { reply(id, Json::object()); }
+Json Session::server_capabilities(bool stateless) const {
+  const bool changes = options_.changes != nullptr;
+  // A 2025 subscription is accepted and never fires (nothing published is updated while the
+  // server runs); a 2026 listen does not offer resource subscriptions at all.
+  Json capabilities{
+      {"tools", {{"listChanged", changes}}},
+      {"logging", Json::object()},
+      {"resources", stateless ? Json{{"listChanged", changes}}
+                              : Json{{"subscribe", true}, {"listChanged", changes}}},
+      {"prompts", {{"listChanged", false}}},
+      {"completions", Json::object()}};
+  if (options_.extensions.is_object()) capabilities["extensions"] = options_.extensions;
+  return capabilities;
+}
+
+void Session::discover(const RequestContext& context, const Json& id, const Json& /*params*/) {
+  Json versions = Json::array();
+  for (const char* version : kStatelessProtocolVersions) versions.push_back(version);
+  Json result{{"supportedVersions", std::move(versions)},
+              {"capabilities", server_capabilities(true)}};
+  if (options_.instructions) result["instructions"] = *options_.instructions;
+  reply_cacheable(context, id, std::move(result), kFixedListTtlMs);
+}
+
+void Session::listen(const RequestContext& /*context*/, const Json& id, const Json& params) {
+  const Json filter = params.value("notifications", Json::object());
+  if (!filter.is_object()) {
+    reply_error(id, jsonrpc::kInvalidParams,
+                "Invalid params: subscriptions/listen \"notifications\" must be an object");
+    return;
+  }
+  const std::string key = id_key(id);
+  if (calls_.count(key) != 0 || listens_.count(key) != 0) {
+    reply_error(id, jsonrpc::kInvalidRequest,
+                "Invalid Request: a request with id " + id.dump() + " is still in flight");
+    return;
+  }
+  const auto asked = [&filter](const char* kind) {
+    const auto flag = filter.find(kind);
+    return flag != filter.end() && flag->is_boolean() && flag->get<bool>();
+  };
+  // What is acknowledged is what will be sent: list changes of tools and resources (when the
+  // catalog can change) and of prompts (which never change while the server runs); resource
+  // subscriptions are not offered.
+  Listen opened{id, asked("toolsListChanged"), asked("resourcesListChanged")};
+  Json honoured = Json::object();
+  if (opened.tools) honoured["toolsListChanged"] = true;
+  if (asked("promptsListChanged")) honoured["promptsListChanged"] = true;
+  if (opened.resources) honoured["resourcesListChanged"] = true;
+  listens_.emplace(key, opened);
+  send(jsonrpc::make_notification(
+           "notifications/subscriptions/acknowledged",
+           Json{{"_meta", {{envelope_keys::kSubscriptionId, id}}}, {"notifications", honoured}}),
+       id);
+}
+
+void Session::close_listens() {
+  // The server ends each listen with its result, so the client knows it was not a failure.
+  auto listens = std::exchange(listens_, {});
+  for (auto& [key, listen] : listens) {
+    send(jsonrpc::make_result(listen.id,
+                              Json{{"resultType", "complete"},
+                                   {"_meta", {{envelope_keys::kSubscriptionId, listen.id}}}}),
+         listen.id);
+  }
+}
+
+void Session::ping(const RequestContext& context, const Json& id, const Json& /*params*/) { reply(context, id, Json::object()); }
 
 // Without a catalog the server publishes no resources or prompts (the computer's UI resource
 // comes with the desktop); the methods still answer as the spec asks.
 
-void Session::list_resources(const Json& id, const Json& /*params*/) {
-  reply(id, Json{{"resources", options_.catalog ? options_.catalog->resources() : Json::array()}});
+void Session::list_resources(const RequestContext& context, const Json& id, const Json& /*params*/) {
+  reply_cacheable(context, id,
+                  Json{{"resources", options_.catalog ? options_.catalog->resources() : Json::array()}},
+                  kChangingListTtlMs);
 }
 
-void Session::list_resource_templates(const Json& id, const Json& /*params*/) {
-  reply(id, Json{{"resourceTemplates",
-                  options_.catalog ? options_.catalog->resource_templates() : Json::array()}});
+void Session::list_resource_templates(const RequestContext& context, const Json& id, const Json& /*params*/) {
+  reply_cacheable(context, id,
+                  Json{{"resourceTemplates",
+                        options_.catalog ? options_.catalog->resource_templates() : Json::array()}},
+                  kFixedListTtlMs);
 }
 
-void Session::read_resource(const Json& id, const Json& params) {
+void Session::read_resource(const RequestContext& context, const Json& id, const Json& params) {
   const Json uri = params.value("uri", Json());
   if (!uri.is_string()) {
     reply_error(id, jsonrpc::kInvalidParams, "Invalid params: resources/read needs \"uri\" (a string)");
     return;
   }
   const std::string name = uri.get<std::string>();
-  if (!options_.catalog) {
+  // 2025 sessions keep their revision's code; the 2026 revision uses invalid params, with the
+  // URI in data (SEP-2164).
+  const auto not_found = [this, context, id, name] {
+    if (context.stateless) {
+      return reply_error(id, jsonrpc::kInvalidParams, "Resource not found: " + name,
+                         Json{{"uri", name}});
+    }
     reply_error(id, kResourceNotFound, "Resource not found: " + name);
-    return;
-  }
+  };
+  if (!options_.catalog) return not_found();
   std::weak_ptr<bool> alive = alive_;
   options_.catalog->read_resource_async(
-      name, [this, alive, id, name](std::optional<Expected<Json>> contents) {
+      name, [this, alive, context, id, name, not_found](std::optional<Expected<Json>> contents) {
         if (alive.expired()) return;
-        if (!contents) return reply_error(id, kResourceNotFound, "Resource not found: " + name);
+        if (!contents) return not_found();
         if (!contents->ok()) {
           return reply_error(id, jsonrpc::kInternalError, contents->error().message);
         }
-        reply(id, std::move(*contents).value());
+        // The App's page is fixed for the server's life; what a computer shows is not.
+        const bool fixed = name.rfind("ui://", 0) == 0;
+        reply_cacheable(context, id, std::move(*contents).value(),
+                        fixed ? kFixedListTtlMs : kChangingListTtlMs);
       });
 }
 
-void Session::subscribe_resource(const Json& id, const Json& params) {
+void Session::subscribe_resource(const RequestContext& context, const Json& id, const Json& params) {
   // Nothing published changes while the server runs, so a subscription never fires.
   if (!params.value("uri", Json()).is_string()) {
     reply_error(id, jsonrpc::kInvalidParams, "Invalid params: \"uri\" (a string) is required");
     return;
   }
-  reply(id, Json::object());
+  reply(context, id, Json::object());
 }
 
-void Session::list_prompts(const Json& id, const Json& /*params*/) {
-  reply(id, Json{{"prompts", options_.catalog ? options_.catalog->prompts() : Json::array()}});
+void Session::list_prompts(const RequestContext& context, const Json& id, const Json& /*params*/) {
+  reply_cacheable(context, id,
+                  Json{{"prompts", options_.catalog ? options_.catalog->prompts() : Json::array()}},
+                  kFixedListTtlMs);
 }
 
-void Session::get_prompt(const Json& id, const Json& params) {
+void Session::get_prompt(const RequestContext& context, const Json& id, const Json& params) {
   const Json name = params.value("name", Json());
   if (!name.is_string()) {
     reply_error(id, jsonrpc::kInvalidParams, "Invalid params: prompts/get needs \"name\" (a string)");
@@ -265,16 +405,27 @@ void Session::get_prompt(const Json& id, const Json& params) {
     reply_error(id, jsonrpc::kInvalidParams, "Invalid params: unknown prompt: " + name.get<std::string>());
     return;
   }
-  auto prompt = options_.catalog->get_prompt(name.get<std::string>(),
-                                             params.value("arguments", Json::object()));
+  const Json arguments = params.value("arguments", Json::object());
+  Json responses;
+  if (context.stateless) {
+    responses = params.value("inputResponses", Json());
+    if (!responses.is_null() && !responses.is_object()) {
+      reply_error(id, jsonrpc::kInvalidParams, "Invalid params: inputResponses must be an object");
+      return;
+    }
+  }
+  auto prompt = context.stateless
+                    ? options_.catalog->get_prompt_in_round(name.get<std::string>(), arguments,
+                                                            responses)
+                    : options_.catalog->get_prompt(name.get<std::string>(), arguments);
   if (!prompt) {
     reply_error(id, jsonrpc::kInvalidParams, "Invalid params: " + prompt.error().message);
     return;
   }
-  reply(id, std::move(prompt).value());
+  reply(context, id, std::move(prompt).value());
 }
 
-void Session::complete(const Json& id, const Json& params) {
+void Session::complete(const RequestContext& context, const Json& id, const Json& params) {
   const Json ref = params.value("ref", Json());
   const Json argument = params.value("argument", Json());
   if (!ref.is_object() || !argument.is_object()) {
@@ -297,10 +448,10 @@ void Session::complete(const Json& id, const Json& params) {
                                  : Json::array();
   const bool has_more = values.size() > 100;
   if (has_more) values.erase(values.begin() + 100, values.end());
-  reply(id, Json{{"completion", {{"values", std::move(values)}, {"hasMore", has_more}}}});
+  reply(context, id, Json{{"completion", {{"values", std::move(values)}, {"hasMore", has_more}}}});
 }
 
-void Session::list_tools(const Json& id, const Json& params) {
+void Session::list_tools(const RequestContext& context, const Json& id, const Json& params) {
   const Json cursor = params.value("cursor", Json());
   std::vector<Tool*> listed_tools;
   for (Tool* tool : tools_) {
@@ -319,10 +470,10 @@ void Session::list_tools(const Json& id, const Json& params) {
   }
   Json result{{"tools", std::move(listed)}};
   if (page->next_cursor) result["nextCursor"] = *page->next_cursor;
-  reply(id, std::move(result));
+  reply_cacheable(context, id, std::move(result), kChangingListTtlMs);
 }
 
-void Session::call_tool(const Json& id, const Json& params) {
+void Session::call_tool(const RequestContext& context, const Json& id, const Json& params) {
   const auto name = params.find("name");
   if (name == params.end() || !name->is_string()) {
     reply_error(id, jsonrpc::kInvalidParams, "Invalid params: tools/call needs \"name\" (a string)");
@@ -339,7 +490,7 @@ void Session::call_tool(const Json& id, const Json& params) {
                 "Invalid params: tools/call \"arguments\" must be an object");
     return;
   }
-  if (calls_.count(id_key(id)) != 0) {
+  if (calls_.count(id_key(id)) != 0 || listens_.count(id_key(id)) != 0) {
     reply_error(id, jsonrpc::kInvalidRequest,
                 "Invalid Request: a request with id " + id.dump() + " is still in flight");
     return;
@@ -347,7 +498,7 @@ void Session::call_tool(const Json& id, const Json& params) {
   // Input validation errors are tool errors (SEP-1303), not protocol errors.
   const Json& schema = tool->second->definition().input_schema;
   if (auto violation = find_schema_violation(schema, arguments)) {
-    reply(id, ToolResult::error_text("Input validation error: " + *violation).to_json());
+    reply(context, id, ToolResult::error_text("Input validation error: " + *violation).to_json());
     return;
   }
   normalize_integers(schema, arguments);
@@ -358,14 +509,59 @@ void Session::call_tool(const Json& id, const Json& params) {
     const Json token = meta->value("progressToken", Json());
     if (jsonrpc::is_valid_id(token)) progress_token = token;
   }
-  start_call(*tool->second, id, std::move(arguments), std::move(progress_token));
+  Json responses;
+  Json state;
+  if (context.stateless &&
+      !read_input_round(id, name->get<std::string>(), params, arguments, responses, state)) {
+    return;
+  }
+  start_call(context, *tool->second, id, std::move(arguments), std::move(progress_token),
+             std::move(responses), std::move(state));
 }
 
-void Session::start_call(Tool& tool, const Json& id, Json arguments, Json progress_token) {
+bool Session::read_input_round(const Json& id, const std::string& tool, const Json& params,
+                               const Json& arguments, Json& responses, Json& state) {
+  if (const auto answers = params.find("inputResponses"); answers != params.end()) {
+    if (!answers->is_object()) {
+      reply_error(id, jsonrpc::kInvalidParams, "Invalid params: inputResponses must be an object");
+      return false;
+    }
+    for (const auto& [key, answer] : answers->items()) {
+      if (!answer.is_object()) {
+        reply_error(id, jsonrpc::kInvalidParams,
+                    "Invalid params: inputResponses[\"" + key.substr(0, 64) +
+                        "\"] must be the result object of the request it answers");
+        return false;
+      }
+    }
+    responses = *answers;
+  }
+  const auto sealed = params.find("requestState");
+  if (sealed == params.end()) return true;
+  const auto opened = sealed->is_string()
+                          ? options_.request_state_seal->open(sealed->get<std::string>(),
+                                                              "tools/call " + tool, arguments)
+                          : std::nullopt;
+  if (!opened) {
+    reply_error(id, jsonrpc::kInvalidParams,
+                "Invalid params: requestState is not one this server gave for this call (it "
+                "was changed, belongs to another call or is older than " +
+                    std::to_string(kRequestStateLifetime.count()) +
+                    " minutes); call the tool again without it");
+    return false;
+  }
+  state = *opened;
+  return true;
+}
+
+void Session::start_call(const RequestContext& context, Tool& tool, const Json& id,
+                         Json arguments, Json progress_token, Json input_responses,
+                         Json request_state) {
   const std::string& name = tool.definition().name;
   ToolCallOwner& owner = *this;
   auto call = std::make_shared<SessionToolCall>(owner, id, name, std::move(arguments),
-                                                std::move(progress_token), serial_);
+                                                std::move(progress_token), serial_, context);
+  call->set_input_round(std::move(input_responses), std::move(request_state));
   calls_.emplace(id_key(id), call);
   if (options_.on_tool_request) options_.on_tool_request(name, call->arguments());
   try {
@@ -376,7 +572,7 @@ void Session::start_call(Tool& tool, const Json& id, Json arguments, Json progre
   }
 }
 
-void Session::set_log_level(const Json& id, const Json& params) {
+void Session::set_log_level(const RequestContext& context, const Json& id, const Json& params) {
   const Json level = params.value("level", Json());
   const auto parsed = level.is_string() ? parse_log_level(level.get<std::string>()) : std::nullopt;
   if (!parsed) {
@@ -386,7 +582,7 @@ void Session::set_log_level(const Json& id, const Json& params) {
     return;
   }
   log_threshold_ = *parsed;
-  reply(id, Json::object());
+  reply(context, id, Json::object());
 }
 
 void Session::cancel_request(const Json& params) {
@@ -395,6 +591,10 @@ void Session::cancel_request(const Json& params) {
   if (!params.is_object()) return;
   const Json request_id = params.value("requestId", Json());
   if (!jsonrpc::is_valid_id(request_id)) return;
+  if (listens_.erase(id_key(request_id)) != 0) {
+    spdlog::debug("client ended its subscription {}", request_id.dump());
+    return;  // nothing more is sent for it
+  }
   const auto call = calls_.find(id_key(request_id));
   if (call == calls_.end()) {
     // Unknown ids are normal: the request may have finished while the notice was in transit.
@@ -409,6 +609,7 @@ void Session::cancel_request(const Json& params) {
 }
 
 void Session::cancel_all_calls() {
+  close_listens();
   auto calls = std::exchange(calls_, {});
   for (auto& [key, call] : calls) call->cancel();
 }
@@ -452,17 +653,47 @@ void Session::receive_client_response(const Json& id, const Json& message) {
 void Session::call_finished(SessionToolCall& call, ToolResult result) {
   const Json id = call.request_id();
   calls_.erase(id_key(id));
+  if (!result.required_capabilities.is_null()) {
+    return reply_error(id, kMissingClientCapability,
+                       "Missing required client capability: " + call.tool_name() + " needs " +
+                           result.required_capabilities.dump(),
+                       Json{{"requiredCapabilities", result.required_capabilities}});
+  }
+  if (result.asks_for_input() && !call.context().stateless) {
+    result = ToolResult::error_text("Error executing tool " + call.tool_name() +
+                                    ": it asked for input the way only 2026-07-28 requests can");
+  }
   Json answer = result.to_json();
+  if (result.asks_for_input() && !result.state.is_null()) {
+    answer["requestState"] = options_.request_state_seal->seal("tools/call " + call.tool_name(),
+                                                               call.arguments(), result.state);
+  }
   if (options_.on_tool_result) options_.on_tool_result(call.tool_name(), call.arguments(), answer);
-  reply(id, std::move(answer));
+  reply(call.context(), id, std::move(answer));
 }
 
-void Session::reply(const Json& id, Json result) {
+void Session::reply(const RequestContext& context, const Json& id, Json result) {
+  if (context.stateless) {
+    if (!result.contains("resultType")) result["resultType"] = "complete";
+    Json& meta = result["_meta"];
+    if (!meta.is_object()) meta = Json::object();
+    meta[envelope_keys::kServerInfo] = {{"name", options_.server_name},
+                                        {"version", options_.server_version}};
+  }
   send(jsonrpc::make_result(id, std::move(result)), id);
 }
 
-void Session::reply_error(const Json& id, int code, const std::string& message) {
-  send(jsonrpc::make_error(id, code, message), id);
+void Session::reply_cacheable(const RequestContext& context, const Json& id, Json result,
+                              int64_t ttl_ms) {
+  if (context.stateless) {
+    result["ttlMs"] = ttl_ms;
+    result["cacheScope"] = "public";  // the same for every caller of this server
+  }
+  reply(context, id, std::move(result));
+}
+
+void Session::reply_error(const Json& id, int code, const std::string& message, Json data) {
+  send(jsonrpc::make_error(id, code, message, std::move(data)), id);
 }
 
 }  // namespace vc::mcp

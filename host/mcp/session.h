@@ -5,6 +5,13 @@
 // utility methods itself and hands tools/call to the Tool objects it was given, which run
 // asynchronously: a slow call never delays other requests (ping, tools/list, more calls).
 //
+// Both eras of the protocol (protocol_era.h) are served, told apart per message: a request
+// whose params._meta names a protocol version is a 2026-07-28 request, served with what its
+// own envelope says (capabilities, log level) and answered with `resultType`, the server's
+// identity in `_meta` and cache hints on lists; it needs no `initialize`. Every other message
+// is 2025 traffic, served as the session's `initialize` fixed. A stdio process has one
+// session for both eras; the HTTP transport gives each 2026 request a session of its own.
+//
 // Decisions (MCP 2025-11-25 leaves these to the server):
 //  - Before `initialize` only `initialize` and `ping` are served; any other request gets
 //    -32600 "Invalid Request: the session is not initialized; send initialize first".
@@ -32,6 +39,9 @@
 #include "common/json.h"
 #include "mcp/catalog_changes.h"
 #include "mcp/content_catalog.h"
+#include "mcp/protocol_era.h"
+#include "mcp/request_context.h"
+#include "mcp/request_state.h"
 #include "mcp/session_tool_call.h"
 #include "mcp/tool.h"
 
@@ -63,7 +73,11 @@ struct SessionOptions {
   std::function<void(const std::string& tool, const Json& arguments)> on_tool_request;
   std::function<void(const std::string& tool, const Json& arguments, const Json& result)>
       on_tool_result;
-  // capabilities.extensions of the initialize result (e.g. the MCP Apps extension); null: none.
+  // Seals and opens the state of input-required results (request_state.h). Processes that
+  // serve one set of computers share one key; null: a random key for this session alone.
+  std::shared_ptr<const RequestStateSeal> request_state_seal;
+  // capabilities.extensions of the initialize and server/discover results (e.g. the MCP Apps
+  // extension); null: none.
   Json extensions;
 };
 
@@ -92,12 +106,15 @@ class Session final : private ToolCallOwner {
   void cancel_all_calls();
 
   size_t calls_in_flight() const { return calls_.size(); }
+  // subscriptions/listen requests open (2026 era).
+  size_t listens_open() const { return listens_.size(); }
   bool initialized() const { return initialized_; }
   // The negotiated version; empty before initialize.
   const std::string& protocol_version() const { return protocol_version_; }
 
  private:
-  using Handler = void (Session::*)(const Json& id, const Json& params);
+  using Handler = void (Session::*)(const RequestContext& context, const Json& id,
+                                    const Json& params);
   void send(const Json& message, const Json& related_request) override;
   bool log_enabled(LogLevel level) const override;
   void call_finished(SessionToolCall& call, ToolResult result) override;
@@ -107,27 +124,44 @@ class Session final : private ToolCallOwner {
   void receive_client_response(const Json& id, const Json& message);
 
   void handle_request(const Json& id, const std::string& method, const Json& params);
+  void handle_stateless_request(const Json& id, const std::string& method, const Json& params);
+  void dispatch(Handler handler, const std::string& method, const RequestContext& context,
+                const Json& id, const Json& params);
   void handle_notification(const std::string& method, const Json& params);
 
-  void initialize(const Json& id, const Json& params);
-  void ping(const Json& id, const Json& params);
-  void list_tools(const Json& id, const Json& params);
-  void call_tool(const Json& id, const Json& params);
-  void set_log_level(const Json& id, const Json& params);
-  void list_resources(const Json& id, const Json& params);
-  void list_resource_templates(const Json& id, const Json& params);
-  void read_resource(const Json& id, const Json& params);
-  void subscribe_resource(const Json& id, const Json& params);
-  void list_prompts(const Json& id, const Json& params);
-  void get_prompt(const Json& id, const Json& params);
-  void complete(const Json& id, const Json& params);
+  void initialize(const RequestContext& context, const Json& id, const Json& params);
+  void discover(const RequestContext& context, const Json& id, const Json& params);
+  void listen(const RequestContext& context, const Json& id, const Json& params);
+  void ping(const RequestContext& context, const Json& id, const Json& params);
+  void list_tools(const RequestContext& context, const Json& id, const Json& params);
+  void call_tool(const RequestContext& context, const Json& id, const Json& params);
+  void set_log_level(const RequestContext& context, const Json& id, const Json& params);
+  void list_resources(const RequestContext& context, const Json& id, const Json& params);
+  void list_resource_templates(const RequestContext& context, const Json& id,
+                               const Json& params);
+  void read_resource(const RequestContext& context, const Json& id, const Json& params);
+  void subscribe_resource(const RequestContext& context, const Json& id, const Json& params);
+  void list_prompts(const RequestContext& context, const Json& id, const Json& params);
+  void get_prompt(const RequestContext& context, const Json& id, const Json& params);
+  void complete(const RequestContext& context, const Json& id, const Json& params);
   void cancel_request(const Json& params);
 
-  void start_call(Tool& tool, const Json& id, Json arguments, Json progress_token);
-  void reply(const Json& id, Json result);
+  Json server_capabilities(bool stateless) const;
+  void start_call(const RequestContext& context, Tool& tool, const Json& id, Json arguments,
+                  Json progress_token, Json input_responses, Json request_state);
+  // A 2026 round after an input-required result: the answers and the opened state, or false
+  // after answering the request with an error (malformed answers, a refused state).
+  bool read_input_round(const Json& id, const std::string& tool, const Json& params,
+                        const Json& arguments, Json& responses, Json& state);
+  // Answers `id`; a 2026 request's result gets its resultType and the server's identity.
+  void reply(const RequestContext& context, const Json& id, Json result);
+  // A list or a read for a 2026 request: how long a client may keep it (ms), for everyone.
+  void reply_cacheable(const RequestContext& context, const Json& id, Json result,
+                       int64_t ttl_ms);
   void announce_catalog_change();
+  void close_listens();
   bool tool_listed(const Tool& tool) const;
-  void reply_error(const Json& id, int code, const std::string& message);
+  void reply_error(const Json& id, int code, const std::string& message, Json data = nullptr);
 
   std::vector<Tool*> tools_;
   std::unordered_map<std::string, Tool*> tools_by_name_;
@@ -143,6 +177,14 @@ class Session final : private ToolCallOwner {
   std::map<std::string, std::function<void(Expected<Json>)>> client_requests_;
   // In-flight tools/call requests by their id's JSON text (so 1 and "1" stay distinct).
   std::map<std::string, std::shared_ptr<SessionToolCall>> calls_;
+  // Open subscriptions/listen requests by their id's JSON text: the id, and which kinds of
+  // change each one gets (the acknowledged filter).
+  struct Listen {
+    Json id;
+    bool tools = false;
+    bool resources = false;
+  };
+  std::map<std::string, Listen> listens_;
   CatalogChanges::Subscription catalog_subscription_;
   // Expires with the session: asynchronous resource reads answer only a live session.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

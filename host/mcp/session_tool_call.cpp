@@ -23,13 +23,15 @@ Json number_json(double value) {
 }  // namespace
 
 SessionToolCall::SessionToolCall(ToolCallOwner& owner, Json request_id, std::string tool_name,
-                                 Json arguments, Json progress_token, uint64_t session_serial)
+                                 Json arguments, Json progress_token, uint64_t session_serial,
+                                 RequestContext context)
     : owner_(&owner),
       request_id_(std::move(request_id)),
       tool_name_(std::move(tool_name)),
       arguments_(std::move(arguments)),
       progress_token_(std::move(progress_token)),
-      session_serial_(session_serial) {}
+      session_serial_(session_serial),
+      context_(std::move(context)) {}
 
 const Json& SessionToolCall::arguments() const { return arguments_; }
 
@@ -47,7 +49,12 @@ void SessionToolCall::report_progress(double progress, std::optional<double> tot
 }
 
 void SessionToolCall::log(LogLevel level, const Json& data) {
-  if (!in_flight() || !owner_->log_enabled(level)) return;
+  if (!in_flight()) return;
+  // A 2026 request gets log messages only when it asked for them, from the level it named.
+  const bool enabled = context_.stateless
+                           ? context_.envelope.log_level && level >= *context_.envelope.log_level
+                           : owner_->log_enabled(level);
+  if (!enabled) return;
   owner_->send(jsonrpc::make_notification(
                    "notifications/message",
                    Json{{"level", log_level_name(level)}, {"logger", tool_name_}, {"data", data}}),
@@ -55,12 +62,23 @@ void SessionToolCall::log(LogLevel level, const Json& data) {
 }
 
 bool SessionToolCall::client_supports(const std::string& capability) const {
-  return in_flight() && owner_->client_supports(capability);
+  if (!in_flight()) return false;
+  return context_.stateless ? context_.envelope.client_capabilities.contains(capability)
+                            : owner_->client_supports(capability);
 }
 
 void SessionToolCall::request_client(const std::string& method, Json params,
                                      std::function<void(Expected<Json> result)> done) {
   if (!in_flight()) return;
+  if (context_.stateless) {
+    // The 2026 revision has no requests from server to client: a server asks by returning an
+    // input-required result, and the client calls again with the answers.
+    if (done) {
+      done(Failure{-1, "cannot send " + method + " to the client: a 2026-07-28 request is "
+                       "answered without requests back to its client"});
+    }
+    return;
+  }
   std::weak_ptr<SessionToolCall> weak_self = shared_from_this();
   owner_->send_client_request(
       method, std::move(params), request_id_,

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/json.h"
+#include "mcp/request_context.h"
 #include "mcp/tool.h"
 
 namespace vc::mcp {
@@ -37,9 +38,11 @@ class ToolCallOwner {
 class SessionToolCall final : public ToolCall,
                               public std::enable_shared_from_this<SessionToolCall> {
  public:
-  // `progress_token` is the request's _meta.progressToken, null when it had none.
+  // `progress_token` is the request's _meta.progressToken, null when it had none. `context`:
+  // the request's era; a 2026 request's own capabilities and log level decide what the call
+  // may send its client, not the session's.
   SessionToolCall(ToolCallOwner& owner, Json request_id, std::string tool_name, Json arguments,
-                  Json progress_token, uint64_t session_serial);
+                  Json progress_token, uint64_t session_serial, RequestContext context = {});
 
   const Json& arguments() const override;
   void report_progress(double progress, std::optional<double> total,
@@ -52,8 +55,18 @@ class SessionToolCall final : public ToolCall,
   void request_client(const std::string& method, Json params,
                       std::function<void(Expected<Json> result)> done) override;
   void finish(ToolResult result) override;
+  bool asks_with_input_required() const override { return context_.stateless; }
+  const Json& input_responses() const override { return input_responses_; }
+  const Json& request_state() const override { return request_state_; }
+
+  // [loop-thread] Before the tool runs: the answers and the opened state of this round.
+  void set_input_round(Json responses, Json state) {
+    input_responses_ = std::move(responses);
+    request_state_ = std::move(state);
+  }
 
   const Json& request_id() const { return request_id_; }
+  const RequestContext& context() const { return context_; }
   const std::string& tool_name() const { return tool_name_; }
 
   // [loop-thread] The client cancelled the request or the server is shutting down: runs the
@@ -74,6 +87,9 @@ class SessionToolCall final : public ToolCall,
   bool cancelled_ = false;
   bool finished_ = false;
   uint64_t session_serial_;
+  RequestContext context_;
+  Json input_responses_;
+  Json request_state_;
 };
 
 }  // namespace vc::mcp

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mcp/session.h"
+#include "mcp_session_doubles.h"
 
 namespace vc::mcp {
 namespace {
@@ -29,22 +30,7 @@ class NamedTool : public Tool {
   ToolDefinition definition_;
 };
 
-class SwitchableSet : public CatalogChanges {
- public:
-  bool tool_visible(const std::string& name) const override { return hidden.count(name) == 0; }
-  Subscription subscribe(std::function<void()> listener) override {
-    auto shared = std::make_shared<std::function<void()>>(std::move(listener));
-    listeners.push_back(shared);
-    return shared;
-  }
-  void change() {
-    for (auto& weak : listeners) {
-      if (auto listener = weak.lock()) (*listener)();
-    }
-  }
-  std::set<std::string> hidden;
-  std::vector<std::weak_ptr<std::function<void()>>> listeners;
-};
+using SwitchableSet = doubles::SwitchableToolSet;
 
 class CatalogChangesTest : public ::testing::Test {
  protected:
