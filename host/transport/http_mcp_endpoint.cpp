@@ -9,7 +9,9 @@
 #include <spdlog/spdlog.h>
 
 #include "mcp/jsonrpc.h"
+#include "mcp/protocol_era.h"
 #include "transport/http_security.h"
+#include "transport/http_stateless_checks.h"
 
 #include <vc-backend-1/vc_status.h>
 
@@ -99,10 +101,12 @@ McpHttpEndpoint::McpHttpEndpoint(uv_loop_t* loop, McpHttpSettings settings,
       settings_(std::move(settings)),
       loopback_(is_loopback_bind(settings_.bind_host)),
       make_session_(std::move(make_session)),
-      service_info_(std::move(service_info)) {}
+      service_info_(std::move(service_info)),
+      stateless_(loop, make_session_) {}
 
 McpHttpEndpoint::~McpHttpEndpoint() {
   closing_ = true;
+  stateless_.close_all();
   while (!sessions_.empty()) end_session(sessions_.begin()->first, "the server stopped");
 }
 
@@ -125,6 +129,7 @@ Expected<std::unique_ptr<McpHttpEndpoint>> McpHttpEndpoint::start(uv_loop_t* loo
 
 void McpHttpEndpoint::close(std::function<void()> done) {
   closing_ = true;
+  stateless_.close_all();
   while (!sessions_.empty()) end_session(sessions_.begin()->first, "the server is shutting down");
   listener_->close(std::move(done));
 }
@@ -149,9 +154,10 @@ void McpHttpEndpoint::handle(const Connection& connection, HttpRequest request) 
   if (!passes_security(connection, request)) return;
   if (request.path == kMcpPath) {
     if (request.method == "POST") return handle_post(connection, request);
-    if (request.method == "GET") return handle_get_stream(connection, request);
+    if (reads) return handle_get_stream(connection, request);
     if (request.method == "DELETE") return handle_delete(connection, request);
-    connection->respond(plain_error(405, "method not allowed").with_header("Allow", "GET, POST, DELETE"));
+    connection->respond(plain_error(405, "method not allowed")
+                            .with_header("Allow", "GET, HEAD, POST, DELETE"));
     return;
   }
   if (!reads) {
@@ -273,6 +279,12 @@ void McpHttpEndpoint::handle_post(const Connection& connection, const HttpReques
         "Invalid Request: batches are not supported; send one JSON-RPC message per request"));
     return;
   }
+  const auto era_header = request.header("mcp-protocol-version");
+  if (mcp::claims_stateless_era(message) ||
+      (era_header && mcp::names_stateless_era(header_value_text(*era_header).value_or("")))) {
+    stateless_.serve(connection, request, message);
+    return;
+  }
   const bool is_request = message.is_object() && message.contains("method") &&
                           message.contains("id");
   // Not value("method", ""): it throws when the method is not a string.
@@ -366,6 +378,15 @@ void McpHttpEndpoint::handle_get_stream(const Connection& connection, const Http
   if (session->get_stream && session->get_stream->is_open()) {
     connection->respond(jsonrpc_error_response(
         409, -32000, "Conflict: this session already has a server-to-client stream open"));
+    return;
+  }
+  if (request.method == "HEAD") {
+    // The head of the stream GET would open; no stream is opened.
+    connection->respond(HttpResponse{200,
+                                     {{"Content-Type", "text/event-stream"},
+                                      {"Cache-Control", "no-cache"},
+                                      {kSessionHeader, session->id}},
+                                     ""});
     return;
   }
   connection->begin_stream(200, {{"Content-Type", "text/event-stream"},

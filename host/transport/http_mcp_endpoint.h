@@ -1,11 +1,17 @@
 // http_mcp_endpoint.h — MCP's Streamable HTTP transport (2025-11-25) and the service routes.
 //
+// Both eras of MCP share /mcp (mcp/protocol_era.h): a POST whose body claims the 2026-07-28
+// revision, or whose MCP-Protocol-Version header names it, is served statelessly
+// (http_stateless_requests.h) with that revision's checks (http_stateless_checks.h); everything
+// else is 2025 traffic, served in sessions as below.
+//
 // Routes:
 //   POST   /mcp       one JSON-RPC message. initialize creates a session (Mcp-Session-Id);
 //                     notifications and responses get 202; a request is answered with JSON when
 //                     the session answers at once, otherwise with an SSE stream that carries
 //                     the request's progress and log notifications, then its result.
 //   GET    /mcp       the session's server-to-client SSE stream (messages tied to no request).
+//   HEAD   /mcp       what GET would answer, without opening the stream.
 //   DELETE /mcp       ends the session; its id then gets 404.
 //   GET    /healthz   {"status":"ok"}, always open.
 //   GET    /          service information.
@@ -42,6 +48,7 @@
 #include "mcp/session.h"
 #include "mcp/activity_feed.h"
 #include "transport/http_listener.h"
+#include "transport/http_stateless_requests.h"
 
 namespace vc::transport {
 
@@ -80,6 +87,8 @@ class McpHttpEndpoint {
 
   uint16_t port() const { return listener_->port(); }
   size_t session_count() const { return sessions_.size(); }
+  // 2026-07-28 requests not answered yet (streams open, listens included).
+  size_t stateless_requests_open() const { return stateless_.open_requests(); }
 
  private:
   struct HttpSession;
@@ -113,6 +122,8 @@ class McpHttpEndpoint {
   ServiceInfo service_info_;
   std::unique_ptr<HttpListener> listener_;
   std::unordered_map<std::string, std::unique_ptr<HttpSession>> sessions_;
+  // 2026-07-28 requests: each served on its own, belonging to no session.
+  StatelessRequests stateless_;
   bool closing_ = false;
 };
 

@@ -218,7 +218,9 @@ TEST(HttpTransport, HeadAnswersWithGetsHeadersAndNoContent) {
   HttpHost host;
   const std::string head = "HEAD /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
   const std::string get = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
-  const std::string refused = "HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  // HEAD on /mcp answers what GET would (no session: 400), without the body or a stream.
+  const std::string refused =
+      "HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n";
   const std::string bytes = exchange_on_one_connection(host.port(), head + refused + get);
   // Three answers on one connection; the body {"status":"ok"} (15 bytes) only once, after the
   // GET: had the HEAD carried it, the second status line would not follow the first head.
@@ -226,9 +228,9 @@ TEST(HttpTransport, HeadAnswersWithGetsHeadersAndNoContent) {
   EXPECT_EQ(occurrences(bytes, "Content-Length: 15\r\n"), 2u) << bytes;
   EXPECT_EQ(occurrences(bytes, R"({"status":"ok"})"), 1u) << bytes;
   const size_t first_end = bytes.find("\r\n\r\n");
-  const std::string refused_status = "HTTP/1.1 405 Method Not Allowed";
+  const std::string refused_status = "HTTP/1.1 400 Bad Request";
   EXPECT_EQ(bytes.compare(first_end + 4, refused_status.size(), refused_status), 0) << bytes;
-  EXPECT_NE(bytes.find("Allow: GET, POST, DELETE\r\n"), std::string::npos) << bytes;
+  EXPECT_EQ(bytes.find("Missing session ID"), std::string::npos) << "no body after HEAD: " << bytes;
   const size_t second_end = bytes.find("\r\n\r\n", first_end + 4);
   EXPECT_EQ(bytes.compare(second_end + 4, 15, "HTTP/1.1 200 OK"), 0) << bytes;
   EXPECT_EQ(bytes.substr(bytes.size() - 15), R"({"status":"ok"})") << bytes;
