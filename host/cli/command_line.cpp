@@ -43,6 +43,7 @@ struct HostOptionValues {
   std::string log_file;
   std::string state_dir;
   std::string app_file;
+  std::string request_state_key_file;
 };
 
 // The options whose presence (not only value) matters after parsing.
@@ -53,6 +54,7 @@ struct HostOptions {
   CLI::Option* computer_id = nullptr;
   CLI::Option* log_file = nullptr;
   CLI::Option* state_dir = nullptr;
+  CLI::Option* request_state_key_file = nullptr;
   CLI::App* plugins_command = nullptr;
   CLI::App* computers_command = nullptr;
   CLI::App* validate_plugin_command = nullptr;  // listed for --help; main runs it when first
@@ -81,6 +83,12 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
       app.add_option("--auth-token", v.auth_token,
                      "Static bearer token for the HTTP /mcp route (default: "
                      "KILNTAINERS_AUTH_TOKEN, then MCP_VIRTUAL_COMPUTER_AUTH_TOKEN)")
+          ->group(group);
+  handles.request_state_key_file =
+      app.add_option("--request-state-key-file", v.request_state_key_file,
+                     "File with the secret (16 to 4096 bytes) that seals the state of "
+                     "input-required results; give every process behind one load balancer the "
+                     "same file (default: a random secret per process)")
           ->group(group);
   app.add_flag("--allow-unauthenticated-http", v.allow_unauthenticated_http,
                "Allow a non-loopback HTTP listener without authentication. Only use behind a "
@@ -248,6 +256,9 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
   config.auth_token = handles.auth_token->count() > 0 ? std::optional(v.auth_token)
                                                       : auth_token_from_environment();
   config.allow_unauthenticated_http = v.allow_unauthenticated_http;
+  if (handles.request_state_key_file->count() > 0) {
+    config.request_state_key_file = v.request_state_key_file;
+  }
   config.lifecycle_tools = v.lifecycle_tools;
   config.shell = v.shell;
   if (handles.tool_instruction_override->count() > 0) {

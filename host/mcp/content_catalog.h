@@ -35,6 +35,15 @@ class ContentCatalog {
   virtual Json prompts() const = 0;  // Prompt objects
   // The GetPromptResult, or a Failure whose message explains a wrong name or arguments.
   virtual Expected<Json> get_prompt(const std::string& name, const Json& arguments) const = 0;
+  // The same for a 2026-07-28 request, which may ask its client first: `input_responses` are
+  // the client's answers of this round (an object; null on the first round). The result may be
+  // an input-required result ({"resultType": "input_required", "inputRequests": {...}}). The
+  // default serves the prompt as get_prompt() does.
+  virtual Expected<Json> get_prompt_in_round(const std::string& name, const Json& arguments,
+                                             const Json& input_responses) const {
+    (void)input_responses;
+    return get_prompt(name, arguments);
+  }
 
   // Completion values for `argument` of the prompt or template `ref` (empty when none).
   virtual Json complete(const Json& ref, const std::string& argument, const std::string& value) const = 0;

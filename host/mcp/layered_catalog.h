@@ -34,6 +34,11 @@ class LayeredCatalog : public ContentCatalog {
     if (inner_) return inner_->get_prompt(name, arguments);
     return Failure{VC_E_INVALID_ARGUMENT, "unknown prompt: " + name};
   }
+  Expected<Json> get_prompt_in_round(const std::string& name, const Json& arguments,
+                                     const Json& input_responses) const override {
+    if (inner_) return inner_->get_prompt_in_round(name, arguments, input_responses);
+    return Failure{VC_E_INVALID_ARGUMENT, "unknown prompt: " + name};
+  }
   Json complete(const Json& ref, const std::string& argument, const std::string& value) const override {
     return inner_ ? inner_->complete(ref, argument, value) : Json::array();
   }

@@ -33,7 +33,23 @@ ToolResult ToolResult::error_text(const std::string& text) {
   return result;
 }
 
+ToolResult ToolResult::input_required(Json input_requests, Json state) {
+  ToolResult result;
+  result.input_requests = std::move(input_requests);
+  result.state = std::move(state);
+  return result;
+}
+
+ToolResult ToolResult::missing_capability(Json required_capabilities) {
+  ToolResult result;
+  result.required_capabilities = std::move(required_capabilities);
+  return result;
+}
+
 Json ToolResult::to_json() const {
+  if (asks_for_input()) {
+    return Json{{"resultType", "input_required"}, {"inputRequests", input_requests}};
+  }
   Json out = Json::object();
   out["content"] = content;
   if (!structured_content.is_null()) out["structuredContent"] = structured_content;

@@ -27,17 +27,29 @@ struct ToolDefinition {
   Json to_json() const;  // the Tool object of tools/list
 };
 
-// A CallToolResult.
+// A CallToolResult; or, in the 2026 era, an input-required result (the tool asks its client
+// and is called again with the answers) or a refusal for a client capability the request did
+// not declare.
 struct ToolResult {
   Json content = Json::array();
   Json structured_content;  // null when absent
   bool is_error = false;
+  // Input required: the questions by key ({"confirm": {"method": "elicitation/create", ...}})
+  // and the tool's state for the next round (null: none), sealed by the session.
+  Json input_requests;
+  Json state;
+  // Refused: the capabilities the call needs and the client did not declare (-32021).
+  Json required_capabilities;
 
   // content = [{"type":"text","text": <payload as JSON text>}], structuredContent = payload.
   // The text is serialised as the original's json.dumps did: ", " and ": " separators,
   // non-ASCII escaped as \uXXXX, keys in insertion order.
   static ToolResult from_payload(const Json& payload, bool is_error);
   static ToolResult error_text(const std::string& text);  // isError, text content only
+  // Only for a call whose asks_with_input_required() is true.
+  static ToolResult input_required(Json input_requests, Json state = nullptr);
+  static ToolResult missing_capability(Json required_capabilities);
+  bool asks_for_input() const { return !input_requests.is_null(); }
   Json to_json() const;
 };
 
@@ -74,6 +86,20 @@ class ToolCall {
   // Delivers the result. Exactly once; later calls are ignored. After cancellation the result
   // is not sent to the client (the spec says not to answer a cancelled request).
   virtual void finish(ToolResult result) = 0;
+
+  // The 2026 era asks the client by answering with ToolResult::input_required: true when this
+  // call may do so (its request is a 2026-07-28 request), false in a 2025 session.
+  virtual bool asks_with_input_required() const { return false; }
+  // On a round after an input-required result: the client's answers by key (an object), and
+  // the state the tool put into that result (verified by the session). Null otherwise.
+  virtual const Json& input_responses() const {
+    static const Json kNone;
+    return kNone;
+  }
+  virtual const Json& request_state() const {
+    static const Json kNone;
+    return kNone;
+  }
 };
 
 class Tool {

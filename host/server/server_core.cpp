@@ -50,6 +50,12 @@ void ServerCore::watch_signals(std::function<void(const std::string& reason)> sh
 }
 
 bool ServerCore::start(std::shared_ptr<plugins::PluginModule> module) {
+  auto seal = make_request_state_seal(config_);
+  if (!seal) {
+    fail_startup(seal.error().message);
+    return false;
+  }
+  request_state_seal_ = std::move(seal).value();
   auto backend = start_backend(loop_, config_, std::move(module));
   if (!backend) {
     fail_startup(backend.error().message);
@@ -107,9 +113,10 @@ void ServerCore::finish_shutdown(std::function<void()> close_transport) {
 }
 
 std::unique_ptr<mcp::Session> ServerCore::make_session(mcp::Session::SendFn send) const {
-  return std::make_unique<mcp::Session>(
-      borrowed(tools_), session_options(catalog_.get(), desktop_tool_set_.get(), activity_.get()),
-      std::move(send));
+  mcp::SessionOptions options =
+      session_options(catalog_.get(), desktop_tool_set_.get(), activity_.get());
+  options.request_state_seal = request_state_seal_;
+  return std::make_unique<mcp::Session>(borrowed(tools_), std::move(options), std::move(send));
 }
 
 }  // namespace vc::server

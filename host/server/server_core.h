@@ -89,6 +89,7 @@ class ServerCore {
   std::unique_ptr<computers::ComputerRegistry> registry_;
   std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
   std::unique_ptr<mcp::ActivityFeed> activity_;  // outlives tools and sessions
+  std::shared_ptr<const mcp::RequestStateSeal> request_state_seal_;
   std::unique_ptr<tools::DesktopToolSet> desktop_tool_set_;  // outlives tools and sessions
   std::vector<std::unique_ptr<mcp::Tool>> tools_;
   std::unique_ptr<mcp::ContentCatalog> catalog_;

@@ -1,6 +1,8 @@
 // server_parts.cpp — see server_parts.h.
 #include "server/server_parts.h"
 
+#include <fstream>
+
 #include <spdlog/spdlog.h>
 
 #include "cli/state_directory.h"
@@ -61,6 +63,33 @@ std::unique_ptr<computers::ComputerLifecycle> make_lifecycle(
     computers::ComputerRegistry* registry) {
   return std::make_unique<computers::ComputerLifecycle>(std::move(backend),
                                                         registry_settings(config), registry);
+}
+
+Expected<std::shared_ptr<const mcp::RequestStateSeal>> make_request_state_seal(
+    const cli::ServerConfig& config) {
+  if (!config.request_state_key_file) return std::make_shared<const mcp::RequestStateSeal>();
+  const std::string path = config.request_state_key_file->string();
+  std::ifstream file(*config.request_state_key_file, std::ios::binary);
+  std::string key;
+  if (file) {
+    key.resize(4097);
+    file.read(key.data(), static_cast<std::streamsize>(key.size()));
+    key.resize(static_cast<std::size_t>(file.gcount()));
+  }
+  if (!file && !file.eof()) {
+    return Failure{VC_E_INVALID_ARGUMENT,
+                   "Cannot read the request-state key file " + path +
+                       ". Give --request-state-key-file a readable file with a secret, e.g. "
+                       "made with: head -c 32 /dev/urandom > " + path};
+  }
+  while (!key.empty() && (key.back() == '\n' || key.back() == '\r')) key.pop_back();
+  if (key.size() < 16 || key.size() > 4096) {
+    return Failure{VC_E_INVALID_ARGUMENT,
+                   "The request-state key file " + path + " holds " + std::to_string(key.size()) +
+                       " bytes; it needs 16 to 4096 (e.g. head -c 32 /dev/urandom > " + path +
+                       ")"};
+  }
+  return std::make_shared<const mcp::RequestStateSeal>(std::move(key));
 }
 
 mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog,

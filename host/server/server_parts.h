@@ -54,6 +54,11 @@ std::unique_ptr<computers::ComputerLifecycle> make_lifecycle(
 
 // The session options every transport uses; `catalog`, `changes` and `activity` (told of every
 // tool call) may be null.
+// The seal of input-required results' state: keyed by --request-state-key-file when given
+// (a clear error when that file cannot be read or holds fewer than 16 bytes), random else.
+Expected<std::shared_ptr<const mcp::RequestStateSeal>> make_request_state_seal(
+    const cli::ServerConfig& config);
+
 mcp::SessionOptions session_options(const mcp::ContentCatalog* catalog = nullptr,
                                     mcp::CatalogChanges* changes = nullptr,
                                     mcp::ActivityFeed* activity = nullptr);
