@@ -3,6 +3,7 @@
 #
 #   bash tests/benchmarks/run.sh [--engine docker|podman|kubernetes] [--runs N] [--create-runs M]
 #   bash tests/benchmarks/run.sh --http-load [--sessions 50] [--calls 20] [--idle 500]
+#   bash tests/benchmarks/run.sh --eras [--requests 500] [--rate 500] [--seconds 60]
 #
 # Makes sure the engine and the test images exist, builds the host and its plugins in Release
 # (build-bench/, no sanitizers, no tests), builds the benchmark driver, prints the machine
@@ -58,6 +59,12 @@ echo "- load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- command: bash tests/benchmarks/run.sh $*"
 echo
 echo "## Results"
+if [[ " $* " == *" --eras "* ]]; then
+  args=()
+  for arg in "$@"; do [[ "$arg" == --eras ]] || args+=("$arg"); done
+  exec node "$root/tests/benchmarks/era_bench.mjs" "$build/bin/mcp-virtual-computer" \
+    "$build/lib/mcp-virtual-computer/backends" "${args[@]}"
+fi
 if [[ " $* " == *" --http-load "* ]]; then
   args=()
   for arg in "$@"; do [[ "$arg" == --http-load ]] || args+=("$arg"); done
