@@ -3,7 +3,8 @@
 // mcp::Session serving the real tool catalog (every tool, the lifecycle tools too) over a
 // computer whose backend completes every operation on a later loop turn; resources, prompts
 // and completion answer from the conformance catalog, and one stand-in tool asks the client
-// something, so that responses from the client have a request to answer. After each line (or
+// something, so that responses from the client have a request to answer (in a 2026-07-28
+// request it asks with an input-required result, whose sealed state the next round opens). After each line (or
 // each few, see below) the loop runs until nothing is queued; lines past the 128th are
 // dropped. Every input gets a fresh session, computer and loop.
 //
@@ -53,6 +54,15 @@ class AskClientTool final : public vc::mcp::Tool {
   const vc::mcp::ToolDefinition& definition() const override { return definition_; }
   void call(std::shared_ptr<vc::mcp::ToolCall> call) override {
     const std::string method = call->arguments().value("method", "sampling/createMessage");
+    if (call->asks_with_input_required()) {
+      // A 2026 request asks by its result; the next round brings answers and the state back.
+      if (call->input_responses().is_object()) {
+        return call->finish(vc::mcp::ToolResult::from_payload(
+            Json{{"answers", call->input_responses()}, {"state", call->request_state()}}, false));
+      }
+      return call->finish(vc::mcp::ToolResult::input_required(
+          Json{{"q", {{"method", method}, {"params", Json::object()}}}}, Json{{"round", 1}}));
+    }
     call->request_client(method, Json{{"messages", Json::array()}, {"maxTokens", 16}},
                          [call](vc::Expected<Json> answer) {
                            call->finish(vc::mcp::ToolResult::from_payload(
