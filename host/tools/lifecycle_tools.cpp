@@ -8,6 +8,7 @@
 
 #include "computers/computer_lifecycle.h"
 #include "computers/lifecycle_reports.h"
+#include "tools/confirmation.h"
 #include "tools/tool_call_support.h"
 #include "tools/tool_schema.h"
 
@@ -162,9 +163,13 @@ class ComputerChangeTool final : public LifecycleTool {
       call->finish(mcp::ToolResult::from_payload(
           computers::computer_changed_report(changed.value()), false));
     };
-    auto running = change_ == Change::restart ? lifecycle_.restart(computer_id, done)
-                                              : lifecycle_.factory_reset(computer_id, done);
-    cancel_with(call, running);
+    if (change_ == Change::restart) return cancel_with(call, lifecycle_.restart(computer_id, done));
+    confirm_then(call,
+                 "Reset computer " + computer_id +
+                     "? Its files are replaced with a fresh image; everything on it is lost.",
+                 computer_id, [this, call, computer_id, done] {
+                   cancel_with(call, lifecycle_.factory_reset(computer_id, done));
+                 });
   }
 
  private:
@@ -185,12 +190,16 @@ class ComputerDeleteTool final : public LifecycleTool {
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     const auto computer_id = call->arguments().at("computer_id").get<std::string>();
-    auto running = lifecycle_.remove(computer_id, [call, computer_id](Expected<bool> removed) {
-      if (!removed) return call->finish(error_payload(removed.error().message));
-      call->finish(
-          mcp::ToolResult::from_payload(computers::computer_deleted_report(computer_id), false));
-    });
-    cancel_with(call, running);
+    confirm_then(
+        call, "Delete computer " + computer_id + " and all of its files? This cannot be undone.",
+        computer_id, [this, call, computer_id] {
+          auto running = lifecycle_.remove(computer_id, [call, computer_id](Expected<bool> removed) {
+            if (!removed) return call->finish(error_payload(removed.error().message));
+            call->finish(mcp::ToolResult::from_payload(
+                computers::computer_deleted_report(computer_id), false));
+          });
+          cancel_with(call, running);
+        });
   }
 };
 
