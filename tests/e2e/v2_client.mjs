@@ -94,13 +94,18 @@ async function startHttpHost() {
 async function exercise(transportName, makeTransport, { mode, name, era }) {
   const label = `[${transportName} ${name}]`;
   console.log(`--- ${label}`);
-  const changes = { tools: 0, resources: 0 };
+  const changes = { tools: 0, resources: 0, subscriptionIds: new Set() };
+  const heard = (kind) => (notification) => {
+    changes[kind] += 1;
+    const id = notification.params?._meta?.["io.modelcontextprotocol/subscriptionId"];
+    if (id !== undefined) changes.subscriptionIds.add(JSON.stringify(id));
+  };
   const client = new Client({ name: "vc-e2e-v2-client", version: "1.0.0" }, {
     versionNegotiation: { mode, probe: { timeoutMs: 5000 } },
     capabilities: {},
   });
-  client.setNotificationHandler("notifications/tools/list_changed", () => { changes.tools += 1; });
-  client.setNotificationHandler("notifications/resources/list_changed", () => { changes.resources += 1; });
+  client.setNotificationHandler("notifications/tools/list_changed", heard("tools"));
+  client.setNotificationHandler("notifications/resources/list_changed", heard("resources"));
   const call = (name, argumentsObject = {}, options = {}) =>
     client.callTool({ name, arguments: argumentsObject }, { ...callOptions, ...options });
   const toolNames = async () => (await client.listTools()).tools.map((tool) => tool.name);
@@ -127,13 +132,19 @@ async function exercise(transportName, makeTransport, { mode, name, era }) {
       expect(listen.startsWith("rejected"), `${label} subscriptions/listen needs the stateless era (${listen})`);
     }
 
-    const tools = (await client.listTools()).tools;
+    const listed = await client.listTools();
+    const tools = listed.tools;
     console.log(`${label} tools:`, tools.map((tool) => tool.name).join(", "));
     const terminal = tools.find((tool) => tool.name === "terminal_execute");
     expect(terminal?.inputSchema?.type === "object" && terminal?.outputSchema?.type === "object",
            `${label} tools/list has terminal_execute with its schemas`);
     for (const tool of ["read_file", "write_file", "runtime_status", "set_desktop_environment"]) {
       expect(tools.some((each) => each.name === tool), `${label} tools/list has ${tool}`);
+    }
+    if (era === "modern") {
+      // Cache hints (docs/protocol.md): the tool list changes with the desktop, so it is not kept.
+      expect(listed.ttlMs === 0 && listed.cacheScope === "public",
+             `${label} tools/list says ttlMs 0, cacheScope public (${listed.ttlMs}, ${listed.cacheScope})`);
     }
 
     // The computer does not exist yet: the first command creates it, and its call receives the
@@ -197,6 +208,10 @@ async function exercise(transportName, makeTransport, { mode, name, era }) {
     expect(first.uri === appUri && first.mimeType === "text/html;profile=mcp-app" &&
            /<html/i.test(first.text ?? ""),
            `${label} resources/read gives the App's HTML (${first.mimeType}, ${(first.text ?? "").length} chars)`);
+    if (era === "modern") {
+      expect(page.ttlMs === 3_600_000 && page.cacheScope === "public",
+             `${label} the App's page may be kept an hour (ttlMs ${page.ttlMs}, cacheScope ${page.cacheScope})`);
+    }
 
     // The tool list follows the desktop.
     const names = await toolNames();
@@ -231,6 +246,9 @@ async function exercise(transportName, makeTransport, { mode, name, era }) {
     expect(changes.tools > between.tools, `${label} switching it on sends tools/list_changed again`);
     expect((await toolNames()).includes(desktopProbe), `${label} the desktop tools are back`);
     if (subscription) {
+      // The stateless era has no session to send them on: they came on the listen's stream.
+      expect(changes.subscriptionIds.size === 1,
+             `${label} the changes name the subscription (${[...changes.subscriptionIds]})`);
       await subscription.close();
       expect((await subscription.closed) === "local", `${label} the subscription closes`);
     }
