@@ -309,6 +309,10 @@ void bring_up(BackendContext& ctx, FlowScope scope, Record record, std::string s
 
 // Creates the container from the spec, parks it offline when asked, starts it, brings it up.
 // Used by create (after checking that the name is free) and by factory reset.
+// How often, and how far apart, a create that lost the name to another looks for the winner.
+constexpr int kLooksForWinner = 20;
+constexpr std::chrono::milliseconds kLookForWinnerDelay{100};
+
 class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
  public:
   CreateFresh(BackendContext& ctx, FlowScope scope, Record record, CreateRequest request,
@@ -343,11 +347,13 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
   void on_create_failed(OpFailure failure) {
     if (failure.status != VC_E_ALREADY_EXISTS) return done_(std::move(failure));
     // Somebody created the name between our inspect and our create: adopt it when it is ours
-    // and the request allows it, refuse it otherwise.
+    // and the request allows it, refuse it otherwise. The engine reserves the name before the
+    // other create is done, so its container may not be there to inspect yet: it is looked
+    // for again a few times (another host process creating the same computer at this moment).
     inspect_owned(ctx_, scope_, record_,
                   [self = shared_from_this(), failure](Expected<std::optional<nlohmann::json>> r) {
                     if (!r.ok()) return self->done_(r.error());
-                    if (!r.value()) return self->done_(failure);
+                    if (!r.value()) return self->look_again_for_winner(failure);
                     if (!self->request_.adopt_existing) {
                       return self->done_(existing_computer(self->ctx_, self->record_->computer_id));
                     }
@@ -355,6 +361,18 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
                              self->request_.network_access, self->request_.spec.desktop_environment,
                              *r.value(), self->done_);
                   });
+  }
+
+  void look_again_for_winner(OpFailure failure) {
+    if (++looks_for_winner_ > kLooksForWinner || ctx_.shutting_down) return done_(std::move(failure));
+    const bool posted = ctx_.loop.post_after(
+        kLookForWinnerDelay, [self = shared_from_this(), failure]() mutable {
+          if (is_cancelled(self->scope_) || self->ctx_.shutting_down) {
+            return self->done_(cancelled_failure());
+          }
+          self->on_create_failed(std::move(failure));
+        });
+    if (!posted) done_(cancelled_failure());
   }
 
   // A computer without network access never gets a network: it is detached before its first
@@ -415,6 +433,7 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
   Record record_;
   CreateRequest request_;
   Callback<nlohmann::json> done_;
+  int looks_for_winner_ = 0;
   std::string name_;
 };
 

@@ -1,0 +1,173 @@
+// Two host processes behind a round-robin proxy serve one set of computers to a client of the
+// stateless 2026-07-28 revision (the official v2 TypeScript client, pinned), as an operator runs
+// them behind a load balancer (docs/protocol.md, "Several host processes").
+//
+// Usage: node round_robin.mjs <host binary> [host arguments...]
+// Starts the host twice over HTTP (the same backend arguments and computer id, one shared
+// --request-state-key-file) and a proxy, written here, that hands each HTTP request to the
+// next process in turn and streams its answer back. Then the client:
+//   - sends its first two commands at once, while the computer does not exist yet: both
+//     processes create it at the same moment, both commands must run, and one computer must
+//     result;
+//   - writes, reads and runs commands, every step landing on the other process than the last;
+//   - creates a second computer and deletes it with a confirmation: the question comes from
+//     one process (an input-required result with a sealed state), the answer goes to the
+//     other, which must open the state and delete the computer.
+// Checks by independent means: the proxy's count per process, `docker ps`, `docker exec`.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { checks } from "./desktop_session.mjs";
+
+const [command, ...args] = process.argv.slice(2);
+if (!command) {
+  console.error("usage: node round_robin.mjs <host binary> [arguments...]");
+  process.exit(2);
+}
+const { expect, error, report } = checks();
+const computerId = process.env.COMPUTER_ID ?? "e2e-round-robin";
+const extraId = `${computerId}-extra`;
+const containerOf = (id) => `kilntainer-${id}`;
+const removeComputers = () => {
+  for (const id of [computerId, extraId]) spawnSync("docker", ["rm", "-f", containerOf(id)], { stdio: "ignore" });
+};
+removeComputers();
+
+const scratch = mkdtempSync(join(tmpdir(), "vc-round-robin-"));
+const keyFile = join(scratch, "request-state.key");
+writeFileSync(keyFile, randomBytes(32), { mode: 0o600 });
+
+// --- the two processes ----------------------------------------------------------------------
+async function startHost(index) {
+  const host = spawn(command, [...args, "--transport", "http", "--port", "0", "--lifecycle-tools",
+                               "--request-state-key-file", keyFile,
+                               "--state-dir", join(scratch, `state-${index}`)],
+                     { env: { ...process.env, COMPUTER_ID: computerId }, stdio: ["ignore", "inherit", "pipe"] });
+  const url = await new Promise((resolve, reject) => {
+    let log = "";
+    const timer = setTimeout(() => reject(new Error(`host ${index} did not start:\n${log}`)), 60000);
+    host.stderr.on("data", (chunk) => {
+      process.stderr.write(`[host ${index}] ${chunk}`);
+      log += chunk;
+      const match = log.match(/serving MCP over HTTP on (http:\/\/[^\s]+\/mcp)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(new URL(match[1]));
+      }
+    });
+    host.on("exit", (code) => reject(new Error(`host ${index} exited ${code}:\n${log}`)));
+  });
+  return { host, url };
+}
+const upstreams = [await startHost(0), await startHost(1)];
+
+// --- the proxy: each request to the next process, the answer streamed back ------------------
+let turn = 0;
+const served = [0, 0];
+const deleteRounds = [];  // for each computer_delete call: which process, and whether it carried a state
+const proxy = http.createServer((request, response) => {
+  const index = turn++ % upstreams.length;
+  served[index] += 1;
+  const target = upstreams[index].url;
+  const chunks = [];
+  request.on("data", (chunk) => chunks.push(chunk));
+  request.on("end", () => {
+    const body = Buffer.concat(chunks);
+    const text = body.toString("utf8");
+    if (text.includes('"computer_delete"')) {
+      deleteRounds.push({ index, withState: text.includes('"requestState"') });
+    }
+    const headers = { ...request.headers, host: `${target.hostname}:${target.port}` };
+    delete headers.origin;
+    const forwarded = http.request({ host: target.hostname, port: target.port, path: request.url,
+                                     method: request.method, headers }, (answer) => {
+      response.writeHead(answer.statusCode, answer.headers);
+      answer.pipe(response);
+    });
+    forwarded.on("error", (cause) => {
+      response.writeHead(502);
+      response.end(String(cause));
+    });
+    // A client that goes away cancels on the process that serves it.
+    response.on("close", () => { if (!response.writableFinished) forwarded.destroy(); });
+    forwarded.end(body);
+  });
+});
+await new Promise((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+const proxyUrl = new URL(`http://127.0.0.1:${proxy.address().port}/mcp`);
+
+// --- the client ------------------------------------------------------------------------------
+let questions = 0;
+const client = new Client({ name: "vc-round-robin", version: "1.0.0" },
+                          { versionNegotiation: { mode: { pin: "2026-07-28" }, probe: { timeoutMs: 10000 } },
+                            capabilities: { elicitation: {} } });
+client.setRequestHandler("elicitation/create", async (request) => {
+  questions += 1;
+  expect(/Delete computer/.test(request.params?.message ?? ""),
+         `the confirmation names what it deletes (${request.params?.message})`);
+  return { action: "accept", content: { confirm: true } };
+});
+const callOptions = { timeout: 600_000 };
+const call = async (name, argumentsObject) => {
+  const result = await client.callTool({ name, arguments: argumentsObject }, undefined, callOptions);
+  return result.structuredContent ?? {};
+};
+const containers = (id) => spawnSync("docker", ["ps", "-a", "--filter", `name=^/${containerOf(id)}$`, "--format", "{{.ID}}"],
+                                     { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean);
+
+try {
+  await client.connect(new StreamableHTTPClientTransport(proxyUrl));
+  expect(client.getProtocolEra() === "modern", `the pinned client speaks 2026-07-28 (${client.getProtocolEra()})`);
+
+  // Two commands at once while the computer does not exist: each process creates it.
+  const [first, second] = await Promise.all([
+    call("terminal_execute", { command: "echo first" }),
+    call("terminal_execute", { command: "echo second" }),
+  ]);
+  expect(first.stdout === "first\n" && second.stdout === "second\n",
+         `two commands sent at once to both processes both ran (${JSON.stringify([first, second]).slice(0, 600)})`);
+  expect(containers(computerId).length === 1,
+         `one computer came of it, not two (${containers(computerId).length} containers named ${containerOf(computerId)})`);
+
+  // A scenario, each step on the other process than the last.
+  const written = await call("write_file", { path: "/workspace/rr/note.txt", content: "written through the proxy\n" });
+  expect(written.ok !== false, `write_file (${JSON.stringify(written).slice(0, 200)})`);
+  const read = await call("read_file", { path: "/workspace/rr/note.txt" });
+  expect(read.content === "written through the proxy\n", `read_file gives it back (${JSON.stringify(read.content)})`);
+  const appended = await call("terminal_execute", { command: "echo appended >> /workspace/rr/note.txt; wc -l < /workspace/rr/note.txt" });
+  expect(appended.stdout === "2\n", `a command on the other process sees the file (${JSON.stringify(appended.stdout)})`);
+  const outside = spawnSync("docker", ["exec", containerOf(computerId), "cat", "/workspace/rr/note.txt"], { encoding: "utf8" });
+  expect(outside.stdout === "written through the proxy\nappended\n",
+         `docker exec reads both lines in the one computer (${JSON.stringify(outside.stdout)})`);
+  for (let i = 0; i < 4; ++i) {
+    const listed = await client.listTools();
+    expect(listed.tools.some((tool) => tool.name === "terminal_execute"), `tools/list ${i + 1} answers`);
+  }
+
+  // A confirmation asked by one process and answered to the other.
+  const created = await call("computer_create", { computer_id: extraId });
+  expect(created.ok === true && containers(extraId).length === 1, `computer_create ${extraId} (${JSON.stringify(created).slice(0, 160)})`);
+  const deleted = await call("computer_delete", { computer_id: extraId });
+  expect(questions === 1, `the person was asked once (${questions})`);
+  expect(deleted.deleted === true && containers(extraId).length === 0,
+         `computer_delete went ahead once confirmed (${JSON.stringify(deleted)}, ${containers(extraId).length} left)`);
+  const asked = deleteRounds.find((round) => !round.withState);
+  const answered = deleteRounds.find((round) => round.withState);
+  expect(asked && answered && asked.index !== answered.index,
+         `the question came from one process and the answer went to the other (${JSON.stringify(deleteRounds)})`);
+
+  expect(served[0] >= 6 && served[1] >= 6, `both processes served the client (${served.join(" and ")} requests)`);
+} catch (cause) {
+  error(cause);
+} finally {
+  await client.close().catch(() => {});
+  proxy.close();
+  for (const { host } of upstreams) host.kill("SIGTERM");
+  removeComputers();
+  rmSync(scratch, { recursive: true, force: true });
+}
+report();
