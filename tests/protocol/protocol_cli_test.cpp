@@ -5,6 +5,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <fstream>
+
 #include "host_process.h"
 
 namespace vc::protocol_test {
@@ -60,6 +62,23 @@ TEST(ProtocolCli, ConfigurationErrorsExitWithOne) {
   const CliResult network = run_host(args, {{"NETWORK_ACCESS", "sometimes"}});
   EXPECT_EQ(network.exit_code, 1);
   EXPECT_NE(network.err.find("NETWORK_ACCESS must be one of"), std::string::npos) << network.err;
+}
+
+TEST(ProtocolCli, AnUnusableRequestStateKeyFileIsAClearErrorBeforeAnythingStarts) {
+  TempDir scratch;
+  const std::string short_key = (scratch.path() / "short.key").string();
+  const std::string missing_key = (scratch.path() / "missing.key").string();
+  { std::ofstream(short_key) << "tiny\n"; }
+  for (const auto& [file, message] : std::vector<std::pair<std::string, std::string>>{
+           {short_key, "The request-state key file " + short_key + " holds 4 bytes; it needs 16 to 4096"},
+           {missing_key, "Cannot read the request-state key file " + missing_key}}) {
+    auto args = process_args(scratch);
+    args.insert(args.end(), {"--request-state-key-file", file});
+    const CliResult result = run_host(args);
+    EXPECT_EQ(result.exit_code, 1) << file;
+    EXPECT_NE(result.err.find("mcp-virtual-computer: error: " + message), std::string::npos)
+        << result.err;
+  }
 }
 
 TEST(ProtocolCli, UsageErrorsExitWithTwo) {
