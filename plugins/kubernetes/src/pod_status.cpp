@@ -158,9 +158,14 @@ bool is_waiting_for_claim(const std::string& scheduler_message) {
   // The scheduler's words while a claim is still being provisioned: it retries by itself.
   // "bound to non-existent pv(s)": the claim was just bound to a volume the scheduler's cache
   // has not seen yet (seen when a name is used again right after its claim was deleted).
+  // 'persistentvolumeclaim "x" not found': the pod came to the scheduler before the claim this
+  // backend made just before it reached the scheduler's cache. (A claim that is really gone
+  // ends in the wait's own deadline.)
   return scheduler_message.find("unbound immediate PersistentVolumeClaims") != std::string::npos ||
          scheduler_message.find("waiting for first consumer") != std::string::npos ||
-         scheduler_message.find("bound to non-existent pv") != std::string::npos;
+         scheduler_message.find("bound to non-existent pv") != std::string::npos ||
+         (scheduler_message.find("persistentvolumeclaim \"") != std::string::npos &&
+          scheduler_message.find("\" not found") != std::string::npos);
 }
 
 std::string pod_waiting_note(const json& pod) {

@@ -62,6 +62,10 @@ TEST(PodStatus, AClaimStillBeingProvisionedIsWaitedForNotABlocker) {
   pod["status"]["conditions"][0]["message"] =
       "0/1 nodes are available: 1 pvc(s) bound to non-existent pv(s).";
   EXPECT_EQ(pod_start_blocker(pod), "");
+  // A claim made just before the pod, not yet in the scheduler's cache.
+  pod["status"]["conditions"][0]["message"] =
+      "0/1 nodes are available: 1 persistentvolumeclaim \"kilntainer-h-1\" not found.";
+  EXPECT_EQ(pod_start_blocker(pod), "");
   EXPECT_EQ(pod_waiting_note(fixture("noimage")).rfind(
                 "its container computer is waiting (ErrImageNeverPull: ", 0),
             0u);
