@@ -13,13 +13,6 @@ namespace {
 // A client's words quoted in an error are cut to this many bytes.
 constexpr std::size_t kQuotedBytes = 64;
 
-std::string excerpt(const std::string& text) {
-  if (text.size() <= kQuotedBytes) return "'" + text + "'";
-  std::size_t cut = kQuotedBytes;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return "'" + text.substr(0, cut) + "…'";
-}
-
 const Json* meta_of(const Json& params) {
   if (!params.is_object()) return nullptr;
   const auto meta = params.find("_meta");
@@ -30,13 +23,20 @@ ProtocolError invalid_envelope(const std::string& why) {
   return ProtocolError{jsonrpc::kInvalidParams, "Invalid params: " + why, nullptr, 400};
 }
 
-Json supported_versions() {
+}  // namespace
+
+Json stateless_protocol_versions() {
   Json list = Json::array();
   for (const char* version : kStatelessProtocolVersions) list.push_back(version);
   return list;
 }
 
-}  // namespace
+std::string quoted_excerpt(std::string_view text) {
+  if (text.size() <= kQuotedBytes) return "'" + std::string(text) + "'";
+  std::size_t cut = kQuotedBytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return "'" + std::string(text.substr(0, cut)) + "…'";
+}
 
 bool claims_stateless_era(const Json& message) {
   if (!message.is_object()) return false;
@@ -61,11 +61,11 @@ ProtocolError unsupported_version_error(const std::string& requested) {
     served += (served.empty() ? "" : ", ") + std::string(version);
   }
   return ProtocolError{kUnsupportedProtocolVersion,
-                       "Unsupported protocol version " + excerpt(requested) +
+                       "Unsupported protocol version " + quoted_excerpt(requested) +
                            " (this server serves " + served +
                            " statelessly, and 2025-11-25, 2025-06-18 and 2025-03-26 through "
                            "initialize)",
-                       Json{{"supported", supported_versions()}, {"requested", requested}}, 400};
+                       Json{{"supported", stateless_protocol_versions()}, {"requested", requested}}, 400};
 }
 
 sdk::Expected<RequestEnvelope, ProtocolError> read_request_envelope(const Json& params) {

@@ -70,6 +70,12 @@ bool serves_stateless_version(std::string_view version);
 // for a version this server does not serve.
 sdk::Expected<RequestEnvelope, ProtocolError> read_request_envelope(const Json& params);
 
+// The versions of kStatelessProtocolVersions as a JSON array (server/discover, -32022's data).
+Json stateless_protocol_versions();
+
+// A client's words for an error message: in single quotes, cut to 64 bytes at a UTF-8 boundary.
+std::string quoted_excerpt(std::string_view text);
+
 // The -32022 refusal of `requested`.
 ProtocolError unsupported_version_error(const std::string& requested);
 

@@ -279,9 +279,7 @@ Json Session::server_capabilities(bool stateless) const {
 }
 
 void Session::discover(const RequestContext& context, const Json& id, const Json& /*params*/) {
-  Json versions = Json::array();
-  for (const char* version : kStatelessProtocolVersions) versions.push_back(version);
-  Json result{{"supportedVersions", std::move(versions)},
+  Json result{{"supportedVersions", stateless_protocol_versions()},
               {"capabilities", server_capabilities(true)}};
   if (options_.instructions) result["instructions"] = *options_.instructions;
   reply_cacheable(context, id, std::move(result), kFixedListTtlMs);

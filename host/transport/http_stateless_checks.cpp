@@ -7,16 +7,6 @@
 namespace vc::transport {
 namespace {
 
-// A client's words quoted in an error are cut to this many bytes.
-constexpr std::size_t kQuotedBytes = 64;
-
-std::string excerpt(std::string_view text) {
-  if (text.size() <= kQuotedBytes) return "'" + std::string(text) + "'";
-  std::size_t cut = kQuotedBytes;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return "'" + std::string(text.substr(0, cut)) + "…'";
-}
-
 std::string_view trimmed(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
@@ -44,16 +34,16 @@ std::optional<mcp::ProtocolError> check_header(const HttpRequest& request, const
   const auto raw = request.header(name);
   if (!raw) {
     return mismatch(std::string(shown_name) + " header is missing (the body says " +
-                    excerpt(expected) + ")");
+                    mcp::quoted_excerpt(expected) + ")");
   }
   const auto value = header_value_text(*raw);
   if (!value) {
-    return mismatch(std::string(shown_name) + " header value " + excerpt(*raw) +
+    return mismatch(std::string(shown_name) + " header value " + mcp::quoted_excerpt(*raw) +
                     " is not valid =?base64?…?=");
   }
   if (*value != expected) {
-    return mismatch(std::string(shown_name) + " header value " + excerpt(*value) +
-                    " does not match body value " + excerpt(expected));
+    return mismatch(std::string(shown_name) + " header value " + mcp::quoted_excerpt(*value) +
+                    " does not match body value " + mcp::quoted_excerpt(expected));
   }
   return std::nullopt;
 }

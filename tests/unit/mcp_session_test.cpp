@@ -7,25 +7,12 @@
 #include <memory>
 #include <vector>
 
+#include "mcp_session_doubles.h"
+
 namespace vc::mcp {
 namespace {
 
-// A tool that keeps every call it gets, so a test decides when (and whether) it finishes.
-class HeldTool : public Tool {
- public:
-  explicit HeldTool(std::string name, Json schema = Json{{"type", "object"}}) {
-    definition_.name = std::move(name);
-    definition_.description = "holds its calls";
-    definition_.input_schema = std::move(schema);
-  }
-  const ToolDefinition& definition() const override { return definition_; }
-  void call(std::shared_ptr<ToolCall> call) override { calls.push_back(std::move(call)); }
-
-  std::vector<std::shared_ptr<ToolCall>> calls;
-
- private:
-  ToolDefinition definition_;
-};
+using HeldTool = doubles::HeldCallsTool;
 
 // A tool that answers at once with its arguments.
 class EchoTool : public Tool {
