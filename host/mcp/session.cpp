@@ -1,6 +1,7 @@
 // session.cpp — see session.h.
 #include "mcp/session.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -21,6 +22,9 @@ namespace {
 // resource follows the screen) is not to be kept: a client listens for list changes instead.
 constexpr int64_t kFixedListTtlMs = 3'600'000;
 constexpr int64_t kChangingListTtlMs = 0;
+
+// How many tasks one subscriptions/listen may follow.
+constexpr size_t kMaxListenedTasks = 100;
 
 constexpr const char* kNotInitialized =
     "Invalid Request: the session is not initialized; send initialize first";
@@ -110,6 +114,7 @@ void Session::announce_catalog_change() {
 }
 
 Session::~Session() {
+  if (task_watch_ != 0) options_.tasks->unwatch(task_watch_);
   listens_.clear();  // a session that goes away sends nothing more
   cancel_all_calls();
 }
@@ -189,6 +194,9 @@ void Session::handle_stateless_request(const Json& id, const std::string& method
       {"prompts/list", &Session::list_prompts},
       {"prompts/get", &Session::get_prompt},
       {"completion/complete", &Session::complete},
+      {"tasks/get", &Session::get_task},
+      {"tasks/update", &Session::update_task},
+      {"tasks/cancel", &Session::cancel_task},
   };
   auto envelope = read_request_envelope(params);
   if (!envelope) {
@@ -275,6 +283,10 @@ Json Session::server_capabilities(bool stateless) const {
       {"prompts", {{"listChanged", false}}},
       {"completions", Json::object()}};
   if (options_.extensions.is_object()) capabilities["extensions"] = options_.extensions;
+  // The tasks extension is a 2026-07-28 one: a 2025 session never gets a task.
+  if (stateless && options_.tasks != nullptr) {
+    capabilities["extensions"][kTasksExtension] = Json::object();
+  }
   return capabilities;
 }
 
@@ -285,7 +297,7 @@ void Session::discover(const RequestContext& context, const Json& id, const Json
   reply_cacheable(context, id, std::move(result), kFixedListTtlMs);
 }
 
-void Session::listen(const RequestContext& /*context*/, const Json& id, const Json& params) {
+void Session::listen(const RequestContext& context, const Json& id, const Json& params) {
   const Json filter = params.value("notifications", Json::object());
   if (!filter.is_object()) {
     reply_error(id, jsonrpc::kInvalidParams,
@@ -305,11 +317,33 @@ void Session::listen(const RequestContext& /*context*/, const Json& id, const Js
   // What is acknowledged is what will be sent: list changes of tools and resources (when the
   // catalog can change) and of prompts (which never change while the server runs); resource
   // subscriptions are not offered.
-  Listen opened{id, asked("toolsListChanged"), asked("resourcesListChanged")};
+  Listen opened{id, asked("toolsListChanged"), asked("resourcesListChanged"), {}};
   Json honoured = Json::object();
   if (opened.tools) honoured["toolsListChanged"] = true;
   if (asked("promptsListChanged")) honoured["promptsListChanged"] = true;
   if (opened.resources) honoured["resourcesListChanged"] = true;
+  if (const auto tasks = filter.find("taskIds"); tasks != filter.end()) {
+    if (!tasks->is_array() || tasks->size() > kMaxListenedTasks) {
+      reply_error(id, jsonrpc::kInvalidParams,
+                  "Invalid params: subscriptions/listen \"taskIds\" must be an array of at most " +
+                      std::to_string(kMaxListenedTasks) + " task ids");
+      return;
+    }
+    if (!tasks_allowed(context, id, "subscriptions/listen for taskIds")) return;
+    // Acknowledged: the ids of tasks this process keeps (another process's tasks are
+    // polled with tasks/get, docs/protocol.md "Tasks").
+    Json accepted = Json::array();
+    for (const Json& task : *tasks) {
+      if (!task.is_string() || !options_.tasks->detailed(task.get<std::string>())) continue;
+      opened.task_ids.push_back(task.get<std::string>());
+      accepted.push_back(task);
+    }
+    honoured["taskIds"] = std::move(accepted);
+    if (!opened.task_ids.empty() && task_watch_ == 0) {
+      task_watch_ = options_.tasks->watch(
+          [this](const Json& detailed_task) { notify_task_listeners(detailed_task); });
+    }
+  }
   listens_.emplace(key, opened);
   send(jsonrpc::make_notification(
            "notifications/subscriptions/acknowledged",
@@ -500,6 +534,10 @@ void Session::call_tool(const RequestContext& context, const Json& id, const Jso
     return;
   }
   normalize_integers(schema, arguments);
+  if (tool->second->definition().task_support == TaskSupport::required &&
+      !tasks_allowed(context, id, "tools/call " + name->get<std::string>())) {
+    return;
+  }
 
   Json progress_token;
   const auto meta = params.find("_meta");
@@ -583,6 +621,111 @@ void Session::set_log_level(const RequestContext& context, const Json& id, const
   reply(context, id, Json::object());
 }
 
+bool Session::offers_tasks(const RequestContext& context) const {
+  if (!context.stateless || options_.tasks == nullptr) return false;
+  const Json& capabilities = context.envelope.client_capabilities;
+  const auto extensions = capabilities.find("extensions");
+  return extensions != capabilities.end() && extensions->is_object() &&
+         extensions->contains(kTasksExtension);
+}
+
+bool Session::tasks_allowed(const RequestContext& context, const Json& id,
+                            const std::string& method) {
+  if (offers_tasks(context)) return true;
+  reply_error(id, kMissingClientCapability,
+              "Missing required client capability: " + method + " needs the " + kTasksExtension +
+                  " extension" +
+                  (options_.tasks == nullptr
+                       ? ", which this server does not offer"
+                       : "; declare it in the request's _meta " +
+                             std::string(envelope_keys::kClientCapabilities) +
+                             ".extensions (protocol version " + kStatelessProtocolVersion + ")"),
+              Json{{"requiredCapabilities", {{"extensions", {{kTasksExtension, Json::object()}}}}}});
+  return false;
+}
+
+std::optional<std::string> Session::task_id_of(const Json& id, const std::string& method,
+                                               const Json& params) {
+  const auto task = params.find("taskId");
+  if (task == params.end() || !task->is_string()) {
+    reply_error(id, jsonrpc::kInvalidParams,
+                "Invalid params: " + method + " needs \"taskId\" (a string)");
+    return std::nullopt;
+  }
+  return task->get<std::string>();
+}
+
+void Session::get_task(const RequestContext& context, const Json& id, const Json& params) {
+  if (!tasks_allowed(context, id, "tasks/get")) return;
+  const auto task_id = task_id_of(id, "tasks/get", params);
+  if (!task_id) return;
+  auto detailed = options_.tasks->detailed(*task_id);
+  if (!detailed) return reply_unknown_task(id, *task_id);
+  reply(context, id, std::move(*detailed));
+}
+
+void Session::update_task(const RequestContext& context, const Json& id, const Json& params) {
+  if (!tasks_allowed(context, id, "tasks/update")) return;
+  const auto task_id = task_id_of(id, "tasks/update", params);
+  if (!task_id) return;
+  const Json responses = params.value("inputResponses", Json());
+  if (!responses.is_object()) {
+    reply_error(id, jsonrpc::kInvalidParams,
+                "Invalid params: tasks/update needs \"inputResponses\" (an object of answers by "
+                "the keys of the task's inputRequests)");
+    return;
+  }
+  if (!options_.tasks->update(*task_id, responses)) return reply_unknown_task(id, *task_id);
+  reply(context, id, Json::object());
+}
+
+void Session::cancel_task(const RequestContext& context, const Json& id, const Json& params) {
+  if (!tasks_allowed(context, id, "tasks/cancel")) return;
+  const auto task_id = task_id_of(id, "tasks/cancel", params);
+  if (!task_id) return;
+  if (!options_.tasks->cancel(*task_id)) return reply_unknown_task(id, *task_id);
+  reply(context, id, Json::object());
+}
+
+void Session::reply_unknown_task(const Json& id, const std::string& task_id) {
+  reply_error(id, jsonrpc::kInvalidParams,
+              "Invalid params: no task " + quoted_excerpt(task_id) +
+                  " here (task ids come from a tools/call result; a task is kept " +
+                  std::to_string(options_.tasks->options().ttl.count() / 1000) +
+                  " s after it ended)");
+}
+
+void Session::notify_task_listeners(const Json& detailed_task) {
+  const std::string task_id = detailed_task.value("taskId", std::string());
+  for (const auto& [key, listen] : listens_) {
+    if (std::find(listen.task_ids.begin(), listen.task_ids.end(), task_id) == listen.task_ids.end()) {
+      continue;
+    }
+    Json params = detailed_task;
+    params["_meta"] = {{envelope_keys::kSubscriptionId, listen.id}};
+    send(jsonrpc::make_notification("notifications/tasks", std::move(params)), listen.id);
+  }
+}
+
+bool Session::take_as_task(SessionToolCall& call, const std::string& status_message) {
+  if (!offers_tasks(call.context())) return false;
+  const auto tool = tools_by_name_.find(call.tool_name());
+  if (tool == tools_by_name_.end() ||
+      tool->second->definition().task_support == TaskSupport::forbidden) {
+    return false;
+  }
+  const Json id = call.request_id();
+  const auto held = calls_.find(id_key(id));
+  if (held == calls_.end()) return false;
+  auto created = options_.tasks->adopt(held->second, *tool->second, status_message,
+                                       options_.on_tool_result);
+  if (!created) return false;
+  calls_.erase(held);
+  (*created)["resultType"] = "task";
+  reply(call.context(), id, std::move(*created));
+  return true;
+}
+
 void Session::cancel_request(const Json& params) {
   // A notification's params are not checked like a request's: an array names no request (and
   // Json::value() would throw on it).
@@ -651,11 +794,9 @@ void Session::receive_client_response(const Json& id, const Json& message) {
 void Session::call_finished(SessionToolCall& call, ToolResult result) {
   const Json id = call.request_id();
   calls_.erase(id_key(id));
-  if (!result.required_capabilities.is_null()) {
-    return reply_error(id, kMissingClientCapability,
-                       "Missing required client capability: " + call.tool_name() + " needs " +
-                           result.required_capabilities.dump(),
-                       Json{{"requiredCapabilities", result.required_capabilities}});
+  if (Json error = result.error_object(call.tool_name()); !error.is_null()) {
+    return reply_error(id, int_member(error, "code"), error.value("message", std::string()),
+                       error.value("data", Json()));
   }
   if (result.asks_for_input() && !call.context().stateless) {
     result = ToolResult::error_text("Error executing tool " + call.tool_name() +

@@ -43,6 +43,7 @@
 #include "mcp/request_context.h"
 #include "mcp/request_state.h"
 #include "mcp/session_tool_call.h"
+#include "mcp/task_store.h"
 #include "mcp/tool.h"
 
 namespace vc::mcp {
@@ -79,6 +80,10 @@ struct SessionOptions {
   // capabilities.extensions of the initialize and server/discover results (e.g. the MCP Apps
   // extension); null: none.
   Json extensions;
+  // The process's tasks (task_store.h): with a store, 2026-07-28 requests that declare the
+  // tasks extension may be answered with tasks, and tasks/get, tasks/update and tasks/cancel
+  // are served; null: the extension is not offered. Borrowed: must outlive the session.
+  TaskStore* tasks = nullptr;
 };
 
 // [loop-thread] for every member.
@@ -122,6 +127,7 @@ class Session final : private ToolCallOwner {
   void send_client_request(const std::string& method, Json params, const Json& related_request,
                            std::function<void(Expected<Json>)> done) override;
   void receive_client_response(const Json& id, const Json& message);
+  bool take_as_task(SessionToolCall& call, const std::string& status_message) override;
 
   void handle_request(const Json& id, const std::string& method, const Json& params);
   void handle_stateless_request(const Json& id, const std::string& method, const Json& params);
@@ -144,7 +150,20 @@ class Session final : private ToolCallOwner {
   void list_prompts(const RequestContext& context, const Json& id, const Json& params);
   void get_prompt(const RequestContext& context, const Json& id, const Json& params);
   void complete(const RequestContext& context, const Json& id, const Json& params);
+  void get_task(const RequestContext& context, const Json& id, const Json& params);
+  void update_task(const RequestContext& context, const Json& id, const Json& params);
+  void cancel_task(const RequestContext& context, const Json& id, const Json& params);
   void cancel_request(const Json& params);
+
+  // Whether a request may use tasks: the server keeps them and the 2026 request declared the
+  // extension. tasks_allowed() answers `id` with -32021 when it may not.
+  bool offers_tasks(const RequestContext& context) const;
+  bool tasks_allowed(const RequestContext& context, const Json& id, const std::string& method);
+  // The task a tasks/* request names, or nullopt after answering it with an error.
+  std::optional<std::string> task_id_of(const Json& id, const std::string& method,
+                                        const Json& params);
+  void notify_task_listeners(const Json& detailed_task);
+  void reply_unknown_task(const Json& id, const std::string& task_id);
 
   Json server_capabilities(bool stateless) const;
   void start_call(const RequestContext& context, Tool& tool, const Json& id, Json arguments,
@@ -183,9 +202,11 @@ class Session final : private ToolCallOwner {
     Json id;
     bool tools = false;
     bool resources = false;
+    std::vector<std::string> task_ids;  // notifications/tasks for these
   };
   std::map<std::string, Listen> listens_;
   CatalogChanges::Subscription catalog_subscription_;
+  uint64_t task_watch_ = 0;  // the store's watch while a listen follows tasks; 0: none
   // Expires with the session: asynchronous resource reads answer only a live session.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

@@ -37,7 +37,9 @@ const Json& SessionToolCall::arguments() const { return arguments_; }
 
 void SessionToolCall::report_progress(double progress, std::optional<double> total,
                                       const std::string& message) {
-  if (!in_flight() || progress_token_.is_null() || !std::isfinite(progress)) return;
+  if (!in_flight()) return;
+  if (!message.empty()) owner_->call_status(*this, message);
+  if (progress_token_.is_null() || !std::isfinite(progress)) return;
   // The spec requires progress to increase with every notification.
   if (last_progress_ && progress <= *last_progress_) return;
   last_progress_ = progress;
@@ -99,6 +101,14 @@ void SessionToolCall::on_cancel(std::function<void()> handler) {
 }
 
 bool SessionToolCall::cancelled() const { return cancelled_; }
+
+bool SessionToolCall::become_task(const std::string& status_message) {
+  if (!in_flight()) return false;
+  if (task_) return true;
+  const auto keep_alive = shared_from_this();  // the session drops its reference
+  task_ = owner_->take_as_task(*this, status_message);
+  return task_;
+}
 
 void SessionToolCall::finish(ToolResult result) {
   if (finished_) return;

@@ -1,8 +1,10 @@
 // session_tool_call.h — one tools/call request in flight: the ToolCall a tool works with.
 //
-// The call reports back to its session through ToolCallOwner while it is in flight. Once it
-// is finished, cancelled or detached it never touches the session again, so a tool may keep
-// its shared_ptr for as long as it likes (for example until a cancelled backend op completes).
+// The call reports back to its owner through ToolCallOwner while it is in flight: its session,
+// or, once it became a task, the task store (task_store.h), which outlives the request's
+// session. Once it is finished, cancelled or detached it never touches an owner again, so a
+// tool may keep its shared_ptr for as long as it likes (for example until a cancelled backend
+// op completes).
 #pragma once
 
 #include <functional>
@@ -33,6 +35,11 @@ class ToolCallOwner {
   virtual void send_client_request(const std::string& method, Json params,
                                    const Json& related_request,
                                    std::function<void(Expected<Json>)> done) = 0;
+  // The call asks to go on as a task (ToolCall::become_task): true when the owner made it
+  // one, answered its request and handed it to its new owner (transfer_to).
+  virtual bool take_as_task(SessionToolCall& call, const std::string& status_message) = 0;
+  // What the call says it is doing now (its progress messages); a task shows it.
+  virtual void call_status(SessionToolCall& /*call*/, const std::string& /*message*/) {}
 };
 
 class SessionToolCall final : public ToolCall,
@@ -58,6 +65,13 @@ class SessionToolCall final : public ToolCall,
   bool asks_with_input_required() const override { return context_.stateless; }
   const Json& input_responses() const override { return input_responses_; }
   const Json& request_state() const override { return request_state_; }
+  bool become_task(const std::string& status_message) override;
+  bool is_task() const override { return task_; }
+
+  // [loop-thread] The owner that took the call as a task hands it to the task store, which
+  // owns it from now on; `task`: the call runs as a task from its start (a later round).
+  void transfer_to(ToolCallOwner& owner) { owner_ = &owner; }
+  void mark_task() { task_ = true; }
 
   // [loop-thread] Before the tool runs: the answers and the opened state of this round.
   void set_input_round(Json responses, Json state) {
@@ -86,6 +100,7 @@ class SessionToolCall final : public ToolCall,
   std::function<void()> cancel_handler_;
   bool cancelled_ = false;
   bool finished_ = false;
+  bool task_ = false;
   uint64_t session_serial_;
   RequestContext context_;
   Json input_responses_;

@@ -2,6 +2,7 @@
 // CallToolResult).
 #include "mcp/tool.h"
 
+#include "mcp/protocol_era.h"
 #include "mcp/python_style_json.h"
 
 namespace vc::mcp {
@@ -44,6 +45,22 @@ ToolResult ToolResult::missing_capability(Json required_capabilities) {
   ToolResult result;
   result.required_capabilities = std::move(required_capabilities);
   return result;
+}
+
+ToolResult ToolResult::failed(int code, const std::string& message, Json data) {
+  ToolResult result;
+  result.protocol_error = Json{{"code", code}, {"message", message}};
+  if (!data.is_null()) result.protocol_error["data"] = std::move(data);
+  return result;
+}
+
+Json ToolResult::error_object(const std::string& tool) const {
+  if (!protocol_error.is_null()) return protocol_error;
+  if (required_capabilities.is_null()) return nullptr;
+  return Json{{"code", kMissingClientCapability},
+              {"message", "Missing required client capability: " + tool + " needs " +
+                              required_capabilities.dump()},
+              {"data", {{"requiredCapabilities", required_capabilities}}}};
 }
 
 Json ToolResult::to_json() const {

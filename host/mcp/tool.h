@@ -15,6 +15,13 @@
 
 namespace vc::mcp {
 
+// Whether a tool may answer a 2026-07-28 tools/call with a task (the tasks extension,
+// task_store.h). Not on the wire: the server alone decides. `optional`: the tool becomes a
+// task (ToolCall::become_task) when its work will take long and the request declared the
+// extension, and runs as a plain request otherwise. `required`: a call whose request did not
+// declare the extension is refused with -32021 before the tool runs.
+enum class TaskSupport { forbidden, optional, required };
+
 struct ToolDefinition {
   std::string name;
   std::optional<std::string> title;
@@ -23,6 +30,7 @@ struct ToolDefinition {
   Json output_schema;  // null when absent
   Json annotations;    // null when absent
   Json meta;           // "_meta"; null when absent
+  TaskSupport task_support = TaskSupport::forbidden;
 
   Json to_json() const;  // the Tool object of tools/list
 };
@@ -40,6 +48,9 @@ struct ToolResult {
   Json state;
   // Refused: the capabilities the call needs and the client did not declare (-32021).
   Json required_capabilities;
+  // Failed: a JSON-RPC error object ({code, message, data?}) instead of a result: the call
+  // could not be carried out at all (a tool error that the model should see is is_error).
+  Json protocol_error;
 
   // content = [{"type":"text","text": <payload as JSON text>}], structuredContent = payload.
   // The text is serialised as the original's json.dumps did: ", " and ": " separators,
@@ -49,7 +60,11 @@ struct ToolResult {
   // Only for a call whose asks_with_input_required() is true.
   static ToolResult input_required(Json input_requests, Json state = nullptr);
   static ToolResult missing_capability(Json required_capabilities);
+  static ToolResult failed(int code, const std::string& message, Json data = nullptr);
   bool asks_for_input() const { return !input_requests.is_null(); }
+  // The JSON-RPC error object the call is answered with instead of a result (a refusal or a
+  // failure of `tool`), or null when it has a result.
+  Json error_object(const std::string& tool) const;
   Json to_json() const;
 };
 
@@ -100,6 +115,19 @@ class ToolCall {
     static const Json kNone;
     return kNone;
   }
+
+  // The tasks extension (task_store.h): answers the request now with a task its client polls
+  // (tasks/get) or listens to, and goes on working; finish() then completes the task, and
+  // tasks/cancel cancels the call as notifications/cancelled would. `status_message` says
+  // what the task is doing. Only for a tool whose definition allows tasks, and only when the
+  // request is a 2026-07-28 request that declared the extension: false otherwise (the call
+  // goes on as a plain request, as it would have). True, and nothing changes, when the call
+  // already is a task. Called before the call asks for input, a task's questions go to its
+  // client through tasks/get and tasks/update; the tool is then called again with the
+  // answers, still as a task.
+  virtual bool become_task(const std::string& /*status_message*/) { return false; }
+  // Whether the call already is a task.
+  virtual bool is_task() const { return false; }
 };
 
 class Tool {

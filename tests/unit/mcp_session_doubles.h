@@ -23,6 +23,7 @@ class HeldCallsTool : public Tool {
   }
   const ToolDefinition& definition() const override { return definition_; }
   void call(std::shared_ptr<ToolCall> call) override { calls.push_back(std::move(call)); }
+  void set_task_support(TaskSupport support) { definition_.task_support = support; }
 
   std::vector<std::shared_ptr<ToolCall>> calls;
 
