@@ -44,6 +44,7 @@ struct HostOptionValues {
   std::string state_dir;
   std::string app_file;
   std::string request_state_key_file;
+  std::string task_id_prefix;
 };
 
 // The options whose presence (not only value) matters after parsing.
@@ -90,6 +91,17 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
                      "input-required results; give every process behind one load balancer the "
                      "same file (default: a random secret per process)")
           ->group(group);
+  app.add_option("--task-id-prefix", v.task_id_prefix,
+                 "Letters, digits, '_' or '.' (1 to 32) put before this process's task ids, "
+                 "so a load balancer can send tasks/* requests (their Mcp-Name header is the "
+                 "task id) to the process that runs the task (default: none)")
+      ->check([](const std::string& prefix) -> std::string {
+        const bool fits = !prefix.empty() && prefix.size() <= 32 &&
+                          prefix.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
+                                                   "QRSTUVWXYZ0123456789_.") == std::string::npos;
+        return fits ? "" : "use 1 to 32 letters, digits, '_' or '.'";
+      })
+      ->group(group);
   app.add_flag("--allow-unauthenticated-http", v.allow_unauthenticated_http,
                "Allow a non-loopback HTTP listener without authentication. Only use behind a "
                "trusted private network or auth proxy.")
@@ -259,6 +271,7 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
   if (handles.request_state_key_file->count() > 0) {
     config.request_state_key_file = v.request_state_key_file;
   }
+  config.task_id_prefix = v.task_id_prefix;
   config.lifecycle_tools = v.lifecycle_tools;
   config.shell = v.shell;
   if (handles.tool_instruction_override->count() > 0) {

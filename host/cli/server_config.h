@@ -36,6 +36,8 @@ struct ServerConfig {
   // --request-state-key-file: the secret that seals the state of input-required results
   // (docs/protocol.md); processes behind one load balancer share it. Unset: random per process.
   std::optional<std::filesystem::path> request_state_key_file;
+  // --task-id-prefix: put before this process's task ids ("<prefix>-<uuid>"); empty: none.
+  std::string task_id_prefix;
 
   std::string backend = "docker";  // name or path of the backend plugin
   std::vector<std::filesystem::path> plugin_dirs;

@@ -29,6 +29,7 @@ ServerCore::ServerCore(uv_loop_t* loop, const cli::ServerConfig& config,
 ServerCore::~ServerCore() { release_parts(); }
 
 void ServerCore::release_parts() {
+  tasks_.reset();
   tools_.clear();
   catalog_.reset();
   activity_.reset();
@@ -76,6 +77,9 @@ bool ServerCore::start(std::shared_ptr<plugins::PluginModule> module) {
   desktop_tool_set_ = add_desktop_parts(config_, *registry_, tools_, catalog_);
   activity_ = std::make_unique<mcp::ActivityFeed>(loop_);
   add_app_parts(config_, *activity_, tools_, catalog_);
+  mcp::TaskStoreOptions task_options;
+  task_options.id_prefix = config_.task_id_prefix;
+  tasks_ = std::make_unique<mcp::TaskStore>(std::move(task_options));
   return true;
 }
 
@@ -104,6 +108,7 @@ bool ServerCore::begin_shutdown(const std::string& reason) {
 }
 
 void ServerCore::finish_shutdown(std::function<void()> close_transport) {
+  tasks_->cancel_all();
   registry_->shutdown();
   backend_->shutdown(kBackendShutdownDeadlineMs,
                      [this, close_transport = std::move(close_transport)] {
@@ -116,6 +121,7 @@ std::unique_ptr<mcp::Session> ServerCore::make_session(mcp::Session::SendFn send
   mcp::SessionOptions options =
       session_options(catalog_.get(), desktop_tool_set_.get(), activity_.get());
   options.request_state_seal = request_state_seal_;
+  options.tasks = tasks_.get();
   return std::make_unique<mcp::Session>(borrowed(tools_), std::move(options), std::move(send));
 }
 

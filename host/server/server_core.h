@@ -63,7 +63,8 @@ class ServerCore {
   // The first half of a shutdown: false when one has already begun; else logs `reason`, arms
   // the watchdog and returns true (the server then stops its transport's input).
   bool begin_shutdown(const std::string& reason);
-  // The second half: stops the registry (the computer keeps running), shuts the backend down,
+  // The second half: cancels the tasks still working, stops the registry (the computer keeps
+  // running), shuts the backend down,
   // then runs `close_transport` (may be empty) and closes the signal watcher.
   void finish_shutdown(std::function<void()> close_transport);
 
@@ -89,6 +90,7 @@ class ServerCore {
   std::unique_ptr<computers::ComputerRegistry> registry_;
   std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
   std::unique_ptr<mcp::ActivityFeed> activity_;  // outlives tools and sessions
+  std::unique_ptr<mcp::TaskStore> tasks_;        // outlives sessions; released before tools
   std::shared_ptr<const mcp::RequestStateSeal> request_state_seal_;
   std::unique_ptr<tools::DesktopToolSet> desktop_tool_set_;  // outlives tools and sessions
   std::vector<std::unique_ptr<mcp::Tool>> tools_;

@@ -211,12 +211,20 @@ class ComputerSwitchTool : public mcp::Tool {
       : settings_(context.registry->settings()),
         lifecycle_(*context.lifecycle),
         definition_(std::move(definition)),
-        which_(which) {}
+        which_(which) {
+    // Switching the desktop restarts the computer in another image (built first if needed).
+    if (which_ == computers::ComputerSwitch::desktop_environment) {
+      definition_.task_support = mcp::TaskSupport::optional;
+    }
+  }
 
   const mcp::ToolDefinition& definition() const override { return definition_; }
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     const bool enabled = call->arguments().at("enabled").get<bool>();
+    if (definition_.task_support != mcp::TaskSupport::forbidden) {
+      call->become_task(enabled ? "Starting the Xfce desktop" : "Going back to the virtual desktop");
+    }
     auto running = lifecycle_.switch_server_computer(
         which_, enabled, [call, &settings = settings_](Expected<ComputerInfo> changed) {
           if (!changed) return call->finish(error_payload(changed.error().message));

@@ -115,7 +115,9 @@ class ComputerCreateTool final : public LifecycleTool {
                                     network_access)}},
                 {}),
             computer_outcome_schema(), annotations(false, false, false)),
-        network_access_(network_access) {}
+        network_access_(network_access) {
+    definition_.task_support = mcp::TaskSupport::optional;
+  }
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     const Json& arguments = call->arguments();
@@ -127,6 +129,8 @@ class ComputerCreateTool final : public LifecycleTool {
                            ? arguments.at("computer_id").get<std::string>()
                            : generated_computer_id();
     spec.network_access = arguments.value("network_access", network_access_);
+    // Seconds at best, minutes when the image must be built first.
+    call->become_task("Creating computer " + spec.computer_id);
     auto running = lifecycle_.create(
         spec,
         [call](double progress, std::optional<double> total, const std::string& message) {
@@ -154,7 +158,9 @@ class ComputerChangeTool final : public LifecycleTool {
       : LifecycleTool(lifecycle, name, description, id_schema(name, id_description),
                       computer_outcome_schema(),
                       annotations(false, change == Change::factory_reset, true)),
-        change_(change) {}
+        change_(change) {
+    definition_.task_support = mcp::TaskSupport::optional;
+  }
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     const auto computer_id = call->arguments().at("computer_id").get<std::string>();
@@ -163,11 +169,16 @@ class ComputerChangeTool final : public LifecycleTool {
       call->finish(mcp::ToolResult::from_payload(
           computers::computer_changed_report(changed.value()), false));
     };
-    if (change_ == Change::restart) return cancel_with(call, lifecycle_.restart(computer_id, done));
+    if (change_ == Change::restart) {
+      call->become_task("Restarting computer " + computer_id);
+      return cancel_with(call, lifecycle_.restart(computer_id, done));
+    }
     confirm_then(call,
                  "Reset computer " + computer_id +
                      "? Its files are replaced with a fresh image; everything on it is lost.",
                  computer_id, [this, call, computer_id, done] {
+                   // Asked first (a task's questions would wait for tasks/update), then long.
+                   call->become_task("Resetting computer " + computer_id);
                    cancel_with(call, lifecycle_.factory_reset(computer_id, done));
                  });
   }

@@ -84,6 +84,8 @@ mcp::ToolDefinition terminal_execute_definition(std::string description) {
   definition.input_schema = input_schema();
   definition.output_schema = output_schema();
   definition.annotations = annotations();
+  // A command allowed to run long answers with a task where the client takes tasks.
+  definition.task_support = mcp::TaskSupport::optional;
   return definition;
 }
 

@@ -1,7 +1,10 @@
 // terminal_execute_tool.cpp — from tools/call arguments to a command result.
 #include "tools/terminal_execute_tool.h"
 
+#include <string>
 #include <utility>
+
+#include "common/computer_defaults.h"
 
 #include "tools/terminal_execute_arguments.h"
 #include "tools/terminal_execute_definition.h"
@@ -10,6 +13,18 @@
 
 namespace vc::tools {
 namespace {
+
+// A call that names a longer timeout than this becomes a task (ToolCall::become_task): the
+// default timeout, so a command as usual stays a plain request.
+constexpr int64_t kTaskTimeoutSeconds = defaults::kCommandTimeoutS;
+
+// The command as a task's status says it: its first 200 bytes.
+std::string command_summary(const computers::ExecRequest& request) {
+  std::string text = request.command.value_or("");
+  for (const auto& arg : request.args) text += (text.empty() ? "" : " ") + arg;
+  if (text.size() > 200) text = text.substr(0, 200) + "...";
+  return text;
+}
 
 mcp::ToolResult error_result(const computers::ComputerSettings& settings, const std::string& message) {
   return mcp::ToolResult::from_payload(
@@ -44,6 +59,11 @@ void TerminalExecuteTool::call(std::shared_ptr<mcp::ToolCall> call) {
   if (!request.ok()) {
     call->finish(error_result(*settings_, request.error().message));
     return;
+  }
+  // A command the agent lets run longer than the default goes on as a task where the client
+  // takes tasks: the client's request timeout no longer bounds it.
+  if (call->arguments().contains("timeout") && request.value().timeout_s > kTaskTimeoutSeconds) {
+    call->become_task("Running " + command_summary(request.value()));
   }
   // On a live desktop a person watches the command in a terminal window; what runs, and what
   // the call answers, is the same either way.

@@ -255,6 +255,19 @@ TEST(CommandLine, NonLoopbackHttpNeedsATokenOrTheOptOut) {
   }
 }
 
+TEST(CommandLine, ATaskIdPrefixIsShortAndPlain) {
+  const auto env = clean_env();
+  const ParseRun plain = parse({"--task-id-prefix", "host_2.a"});
+  ASSERT_TRUE(plain.outcome.command_line) << plain.err;
+  EXPECT_EQ(plain.line().config.task_id_prefix, "host_2.a");
+  EXPECT_EQ(parse({}).line().config.task_id_prefix, "");
+  for (const std::string& bad : {std::string("a-b"), std::string("a b"), std::string(33, 'x'), std::string("")}) {
+    const ParseRun refused = parse({"--task-id-prefix", bad});
+    EXPECT_EQ(refused.outcome.exit_code, 2) << bad;
+    EXPECT_NE(refused.err.find("letters, digits"), std::string::npos) << refused.err;
+  }
+}
+
 TEST(CommandLine, UsageErrorsExitWithTwo) {
   const auto env = clean_env();
   for (const std::vector<std::string>& args :
