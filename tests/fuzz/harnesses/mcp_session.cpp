@@ -4,7 +4,9 @@
 // computer whose backend completes every operation on a later loop turn; resources, prompts
 // and completion answer from the conformance catalog, and one stand-in tool asks the client
 // something, so that responses from the client have a request to answer (in a 2026-07-28
-// request it asks with an input-required result, whose sealed state the next round opens). After each line (or
+// request it asks with an input-required result, whose sealed state the next round opens).
+// A task store serves the tasks extension: a long command or computer_create from a request
+// that declares it goes on as a task, which tasks/get, tasks/update and tasks/cancel reach. After each line (or
 // each few, see below) the loop runs until nothing is queued; lines past the 128th are
 // dropped. Every input gets a fresh session, computer and loop.
 //
@@ -151,8 +153,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     AskClientTool ask;
     std::vector<vc::mcp::Tool*> tools = fixture.borrowed();
     tools.push_back(&ask);
+    vc::mcp::TaskStore tasks;  // 2026 requests that declare the tasks extension get tasks
     vc::mcp::SessionOptions options;
     options.server_version = "fuzz";
+    options.tasks = &tasks;
     options.catalog = fixture.catalog.get();
     if (mode & 4) options.tools_page_size = 4;
     Ledger ledger;
@@ -183,6 +187,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fixture.settle();
 
     session.reset();  // cancels what is still in flight; nothing more may be sent
+    tasks.cancel_all();  // and what went on as tasks, as a server's shutdown does
     fixture.settle();
   }
   if (uv_loop_close(&loop) != 0) __builtin_trap();  // a handle outlived its owner
