@@ -12,7 +12,11 @@
 //   - writes, reads and runs commands, every step landing on the other process than the last;
 //   - creates a second computer and deletes it with a confirmation: the question comes from
 //     one process (an input-required result with a sealed state), the answer goes to the
-//     other, which must open the state and delete the computer.
+//     other, which must open the state and delete the computer;
+//   - runs a long command as a task (the tasks extension, by hand: stateless_wire.mjs). Each
+//     process has its own --task-id-prefix and the proxy sends tasks/* requests to the process
+//     their Mcp-Name header (the task id) names, as docs/protocol.md tells an operator to: the
+//     task is polled to its end, and the other process does not know it.
 // Checks by independent means: the proxy's count per process, `docker ps`, `docker exec`.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
@@ -21,7 +25,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { checks } from "./desktop_session.mjs";
+import { checks, waitFor } from "./desktop_session.mjs";
+import { statelessCall } from "./stateless_wire.mjs";
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
@@ -44,7 +49,7 @@ writeFileSync(keyFile, randomBytes(32), { mode: 0o600 });
 // --- the two processes ----------------------------------------------------------------------
 async function startHost(index) {
   const host = spawn(command, [...args, "--transport", "http", "--port", "0", "--lifecycle-tools",
-                               "--request-state-key-file", keyFile,
+                               "--request-state-key-file", keyFile, "--task-id-prefix", `p${index}`,
                                "--state-dir", join(scratch, `state-${index}`)],
                      { env: { ...process.env, COMPUTER_ID: computerId }, stdio: ["ignore", "inherit", "pipe"] });
   const url = await new Promise((resolve, reject) => {
@@ -69,8 +74,13 @@ const upstreams = [await startHost(0), await startHost(1)];
 let turn = 0;
 const served = [0, 0];
 const deleteRounds = [];  // for each computer_delete call: which process, and whether it carried a state
+const taskRoutes = [];  // for each tasks/* request: the process its Mcp-Name named
 const proxy = http.createServer((request, response) => {
-  const index = turn++ % upstreams.length;
+  // tasks/* go to the process whose --task-id-prefix starts the task id; the rest in turn.
+  const owner = /^p([01])-/.exec(request.headers["mcp-name"] ?? "");
+  const routed = owner && (request.headers["mcp-method"] ?? "").startsWith("tasks/");
+  const index = routed ? Number(owner[1]) : turn++ % upstreams.length;
+  if (routed) taskRoutes.push(index);
   served[index] += 1;
   const target = upstreams[index].url;
   const chunks = [];
@@ -159,6 +169,24 @@ try {
   const answered = deleteRounds.find((round) => round.withState);
   expect(asked && answered && asked.index !== answered.index,
          `the question came from one process and the answer went to the other (${JSON.stringify(deleteRounds)})`);
+
+  // A task, polled through the proxy: every tasks/get reaches the process that runs it.
+  const started = (await statelessCall(proxyUrl, "tools/call", {
+    name: "terminal_execute", arguments: { command: "sleep 1; echo from-a-task", timeout: 300 },
+  })).result;
+  const ownerIndex = Number(/^p([01])-/.exec(started.taskId ?? "")?.[1]);
+  expect(started.resultType === "task" && (ownerIndex === 0 || ownerIndex === 1),
+         `a long command is a task named after its process (${started.taskId})`);
+  const ended = await waitFor(async () => {
+    const task = (await statelessCall(proxyUrl, "tasks/get", { taskId: started.taskId })).result;
+    return task && task.status !== "working" ? task : null;
+  }, 60, "the task to end");
+  expect(ended.status === "completed" && ended.result?.structuredContent?.stdout === "from-a-task\n",
+         `the task completed with its output, polled through the proxy (${ended.status})`);
+  expect(taskRoutes.length >= 2 && taskRoutes.every((index) => index === ownerIndex),
+         `every tasks/get went to the task's process (${JSON.stringify(taskRoutes)})`);
+  const stranger = await statelessCall(upstreams[1 - ownerIndex].url, "tasks/get", { taskId: started.taskId });
+  expect(stranger.error?.code === -32602, "the other process does not know the task (why the route is needed)");
 
   expect(served[0] >= 6 && served[1] >= 6, `both processes served the client (${served.join(" and ")} requests)`);
 } catch (cause) {
