@@ -1,6 +1,8 @@
 // desktop_tasks_bench.mjs — scripted agent tasks on a live desktop, run the way a model drives
 // it step by step (one call per action, a look after each step that needs one) and as
-// desktop_actions batches (one call per turn, a screenshot at its end); plus what settling
+// desktop_actions batches (one call per turn, a screenshot at its end) — the editor and its save
+// dialog, a menu found in the accessibility tree, a file copied in the file manager, the browser
+// on a local page; plus what settling
 // costs per input action and what an accessibility snapshot costs as windows pile up (run by
 // desktop.sh --tasks). Prints Markdown.
 //
@@ -97,6 +99,42 @@ const menuBatch = async () => {
     { action: "key", text: "Escape" },
   ], observe: "none" });
 };
+// The file manager: copy a file from one folder to another with the keyboard (select all,
+// copy, go to the other folder through the location bar, paste); the copy is checked on disk.
+const filesReady = async (run, style) => {
+  const from = `/workspace/fm-${style}-${run}-from`;
+  const to = `/workspace/fm-${style}-${run}-to`;
+  await shell(`rm -rf ${from} ${to} && mkdir -p ${from} ${to} && echo copied > ${from}/note.txt && chown -R computer ${from} ${to}`);
+  return { from, to };
+};
+const filesCopied = async (to) => {
+  const seen = await shell(`for i in $(seq 50); do [ -f ${to}/note.txt ] && exit 0; sleep 0.1; done; exit 1`);
+  if (seen.exit_code !== 0) throw new Error(`the file manager did not copy note.txt into ${to}`);
+};
+const filesSteps = async (run) => {
+  const { from, to } = await filesReady(run, "steps");
+  await call("launch", { target: `thunar ${from}` });
+  await call("press_keys", { keys: "ctrl+a" });
+  await call("press_keys", { keys: "ctrl+c" });
+  await call("press_keys", { keys: "ctrl+l" });
+  await call("type", { text: to, press_enter: true });
+  await call("press_keys", { keys: "ctrl+v" });
+  await call("look_at_screen", { include_accessibility: false });
+  await filesCopied(to);
+};
+const filesBatch = async (run) => {
+  const { from, to } = await filesReady(run, "batch");
+  await call("desktop_actions", { actions: [
+    { action: "launch", target: `thunar ${from}` },
+    { action: "key", text: "ctrl+a" },
+    { action: "key", text: "ctrl+c" },
+    { action: "key", text: "ctrl+l" },
+    { action: "type", text: to },
+    { action: "key", text: "Return" },
+    { action: "key", text: "ctrl+v" },
+  ] });
+  await filesCopied(to);
+};
 const browserSteps = async () => {
   await call("launch", { target: "http://127.0.0.1:8765/" });
   await call("wait_for_screen", { until: "stable", stable_ms: 500, timeout_ms: 20000 });
@@ -139,6 +177,8 @@ try {
   await measure("editor: type, save through the dialog", "batch", editorBatch);
   await measure("menu found in the accessibility tree", "step by step", menuSteps);
   await measure("menu found in the accessibility tree", "batch", menuBatch);
+  await measure("file manager: copy a file to another folder", "step by step", filesSteps);
+  await measure("file manager: copy a file to another folder", "batch", filesBatch);
   await measure("browser to a local page", "step by step", browserSteps);
   await measure("browser to a local page", "batch", browserBatch);
 

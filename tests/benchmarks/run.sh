@@ -3,7 +3,7 @@
 #
 #   bash tests/benchmarks/run.sh [--engine docker|podman|kubernetes] [--runs N] [--create-runs M]
 #   bash tests/benchmarks/run.sh --http-load [--sessions 50] [--calls 20] [--idle 500]
-#   bash tests/benchmarks/run.sh --eras [--requests 500] [--rate 500] [--seconds 60]
+#   bash tests/benchmarks/run.sh --eras [--requests 500] [--rate 500] [--seconds 60] [--churn-seconds 60]
 #
 # Makes sure the engine and the test images exist, builds the host and its plugins in Release
 # (build-bench/, no sanitizers, no tests), builds the benchmark driver, prints the machine
