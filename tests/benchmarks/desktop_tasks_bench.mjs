@@ -44,7 +44,7 @@ async function call(name, args = {}) {
 }
 const shell = (commandLine) => call("terminal_execute", { command: commandLine });
 async function closeAll() {
-  await shell("pkill -u computer -x mousepad; pkill -u computer -f chromium; pkill -u computer -x thunar; true");
+  await shell("pkill -u computer -x mousepad; pkill -u computer -f chromium; pkill -u computer -i -x thunar; true");
   await call("wait_for_screen", { until: "stable", stable_ms: 300, timeout_ms: 5000 });
 }
 async function measure(task, style, body) {

@@ -3,7 +3,9 @@
 // index paths from the desktop) and text lines.
 //
 // The tree is fetched level by level, every question about a level's objects in flight at
-// once (atspi_calls.h), then walked depth-first as the original walked it. Interfaces are
+// once (atspi_calls.h), then walked depth-first as the original walked it. Only what the walk
+// can show is fetched: nothing below its depth limit, nothing under an element that is not
+// showing. Interfaces are
 // remembered per object between snapshots: an object's interfaces never change.
 #include "accessibility_tree.h"
 
@@ -221,7 +223,8 @@ class Snapshot {
     std::vector<AtspiCall> counts;
     for (std::size_t index : level) {
       Node& node = nodes_[index];
-      if (node.ok && !stuck(node) && node.children_asked && node.child_refs.empty()) {
+      if (node.ok && !stuck(node) && node.children_asked && node.child_refs.empty() &&
+          worth_descending(node)) {
         counts.push_back(property(index, kChildCount, kAccessible, "ChildCount"));
       }
     }
@@ -233,7 +236,7 @@ class Snapshot {
     std::vector<AtspiCall> calls;
     for (std::size_t index : level) {
       Node& node = nodes_[index];
-      if (!node.ok || stuck(node)) continue;
+      if (!node.ok || stuck(node) || !worth_descending(node)) continue;
       const int wanted = std::min<int>(node.child_count, static_cast<int>(kMaxChildren));
       if (wanted <= static_cast<int>(node.child_refs.size())) continue;
       node.child_refs.assign(static_cast<std::size_t>(wanted), AtspiRef{});
@@ -402,6 +405,10 @@ class Snapshot {
       std::vector<std::size_t> next;
       for (std::size_t index : level) {
         if (!nodes_[index].ok) continue;
+        if (!worth_descending(nodes_[index])) {
+          nodes_[index].child_refs.clear();
+          continue;
+        }
         const std::size_t count = std::min(nodes_[index].child_refs.size(), kMaxChildren);
         for (std::size_t c = 0; c < count; ++c) {
           const AtspiRef& child_ref = nodes_[index].child_refs[c];
@@ -426,6 +433,15 @@ class Snapshot {
       previous = std::move(level);
       level = std::move(next);
     }
+  }
+
+  // Whether a node's children can show up in the snapshot, so are worth asking about: the
+  // walk stops at kMaxDepth, and what is under an element that is not showing (a closed menu's
+  // items, a hidden notebook page, a minimised window's widgets) is not showing either, so the
+  // walk would leave it out. Applications have no showing state and are always descended into.
+  static bool worth_descending(const Node& node) {
+    if (node.depth >= kMaxDepth) return false;
+    return node.depth == 0 || node.showing() || node.focused();
   }
 
   void walk(std::size_t index, const json& parent_ref) {
