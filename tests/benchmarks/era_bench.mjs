@@ -14,7 +14,7 @@
 // whose clients vanish (the socket destroyed a few ms after the request) and tasks (the tasks
 // extension: a command with a long timeout, polled to its end), and reports the latency of a
 // task's creation and of tasks/get, and the host's RSS and open file descriptors throughout.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import readline from "node:readline";
@@ -280,6 +280,8 @@ if (churn) {
               `tasks/get median ${percentile(churn.getTimes, 0.5).toFixed(2)} ms; host RSS and open files:`);
   console.log(churn.samples.map((s) => `${s.at} s: ${(s.rss / 1024).toFixed(1)} MiB, ${s.fds} fds`).join("; "));
 }
+// The run's computer goes with it.
+spawnSync("docker", ["rm", "-f", `kilntainer-${computerId}`], { stdio: "ignore" });
 if (wrong > 0) {
   console.error(`${wrong} wrong answers`);
   process.exit(1);

@@ -61,6 +61,9 @@ try {
   expect(dialog !== undefined, `ctrl+s opens the save dialog (${dialog.title})`);
   // One call: the name, then Return, no waiting in between by the agent.
   await payload("type", { text: "/workspace/flow/dialog.txt", clear: true, press_enter: true });
+  // The action ends when the dialog has answered: no save dialog left the moment it returns.
+  const dialogsLeft = (await windows()).filter((w) => /^save/i.test(w.title)).map((w) => w.title);
+  expect(dialogsLeft.length === 0, `the Return's action returned once the dialog had gone (${JSON.stringify(dialogsLeft)})`);
   const saved = await waitFor(async () => {
     const text = await fileOnDisk("/workspace/flow/dialog.txt");
     return text === "<missing>\n" ? null : text;
@@ -147,6 +150,8 @@ try {
   expect(taskResult.ok === true && taskResult.steps.length === 6 &&
          taskResult.steps.every((s, i) => s.step === i + 1 && s.ok === true),
          `the batch ran its six steps, one result each (${JSON.stringify(taskResult.steps?.map((s) => s.action))})`);
+  const batchDialogs = (await windows()).filter((w) => /^save/i.test(w.title)).map((w) => w.title);
+  expect(batchDialogs.length === 0, `the batch ended once its Return's dialog had gone, so its screenshot shows the editor (${JSON.stringify(batchDialogs)})`);
   const batchImage = imageOf(task);
   expect(batchImage !== undefined, "the batch ends with one screenshot");
   if (batchImage) saveImage(batchImage, "batch");

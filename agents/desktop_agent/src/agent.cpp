@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "vc_agent_common/clock.h"
+#include "dialog_commit.h"
 #include "input_actions.h"
 #include "launch.h"
 #include "vc_agent_common/log_line.h"
@@ -35,6 +36,9 @@ constexpr int kQuietMs = 120;
 // (a file chooser completing a typed path), and a Return sent meanwhile is swallowed.
 constexpr int kTypedQuietMs = 350;
 constexpr int kSettleLimitMs = 3000;
+// Return, Enter or Escape in a dialog also waits this long at most for the dialog to go
+// (dialog_commit.h): a save dialog closes once the file is written.
+constexpr int kDialogAnswerMs = 1500;
 
 bool is_input_action(const std::string& action) {
   return action == "click" || action == "mouse_button" || action == "drag" ||
@@ -48,10 +52,21 @@ json Agent::dispatch(const std::string& action, const Request& request) {
   if (!is_input_action(action) || !request.boolean_or("settle", false)) {
     return dispatch_action(action, request);
   }
+  const Window dialog = answers_dialog(action, request) ? dialog_in_front(x_, windows_) : None;
   damage_.arm();
   json result = dispatch_action(action, request);
-  const Settled settled =
+  Settled settled =
       damage_.settle(kFirstChangeMs, action == "type" ? kTypedQuietMs : kQuietMs, kSettleLimitMs);
+  if (dialog != None) {
+    const std::int64_t asked = agent_common::monotonic_ms();
+    if (wait_for_dialog_answer(windows_, dialog, kDialogAnswerMs)) {
+      // The dialog went (or another came): what it uncovered is drawn now.
+      const Settled after = damage_.settle(kFirstChangeMs, kQuietMs, kSettleLimitMs);
+      settled.effect = true;
+      settled.settled = after.settled;
+    }
+    settled.waited_ms += agent_common::monotonic_ms() - asked;
+  }
   result["effect"] = settled.effect;
   result["settled"] = settled.settled;
   result["settle_ms"] = settled.waited_ms;
