@@ -45,6 +45,7 @@ struct HostOptionValues {
   std::string app_file;
   std::string request_state_key_file;
   std::string task_id_prefix;
+  int64_t sse_keepalive = ServerConfig().sse_keepalive_s;
 };
 
 // The options whose presence (not only value) matters after parsing.
@@ -91,6 +92,10 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
                      "input-required results; give every process behind one load balancer the "
                      "same file (default: a random secret per process)")
           ->group(group);
+  app.add_option("--sse-keepalive", v.sse_keepalive,
+                 "Seconds between the comments that keep an idle SSE stream (a listen, a long "
+                 "command) open through proxies; 0 sends none (HTTP only)")
+      ->check(CLI::Range(int64_t{0}, int64_t{3600}))->capture_default_str()->group(group);
   app.add_option("--task-id-prefix", v.task_id_prefix,
                  "Letters, digits, '_' or '.' (1 to 32) put before this process's task ids, "
                  "so a load balancer can send tasks/* requests (their Mcp-Name header is the "
@@ -272,6 +277,7 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
     config.request_state_key_file = v.request_state_key_file;
   }
   config.task_id_prefix = v.task_id_prefix;
+  config.sse_keepalive_s = v.sse_keepalive;
   config.lifecycle_tools = v.lifecycle_tools;
   config.shell = v.shell;
   if (handles.tool_instruction_override->count() > 0) {

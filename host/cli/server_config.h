@@ -36,6 +36,9 @@ struct ServerConfig {
   // --request-state-key-file: the secret that seals the state of input-required results
   // (docs/protocol.md); processes behind one load balancer share it. Unset: random per process.
   std::optional<std::filesystem::path> request_state_key_file;
+  // --sse-keepalive: seconds between the SSE comments that keep idle streams open through
+  // proxies (HTTP only); 0: none.
+  int64_t sse_keepalive_s = 25;
   // --task-id-prefix: put before this process's task ids ("<prefix>-<uuid>"); empty: none.
   std::string task_id_prefix;
 

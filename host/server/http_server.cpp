@@ -43,6 +43,7 @@ int HttpServer::serve(std::shared_ptr<plugins::PluginModule> module) {
   settings.port = config.port;
   settings.auth_token = config.auth_token;
   settings.session_timeout_ms = static_cast<uint64_t>(config.session_timeout_s) * 1000;
+  settings.sse_keepalive_ms = static_cast<uint64_t>(config.sse_keepalive_s) * 1000;
   settings.limits.max_body_bytes = static_cast<size_t>(config.max_request_bytes);
   settings.activity = core_.activity();
   settings.dashboard_page = [file = app_file_of(config)] { return tools::read_app_file(file); };

@@ -102,7 +102,8 @@ McpHttpEndpoint::McpHttpEndpoint(uv_loop_t* loop, McpHttpSettings settings,
       loopback_(is_loopback_bind(settings_.bind_host)),
       make_session_(std::move(make_session)),
       service_info_(std::move(service_info)),
-      stateless_(loop, make_session_) {}
+      heartbeat_(loop, settings_.sse_keepalive_ms),
+      stateless_(loop, make_session_, &heartbeat_) {}
 
 McpHttpEndpoint::~McpHttpEndpoint() {
   closing_ = true;
@@ -341,6 +342,7 @@ void McpHttpEndpoint::post_request(HttpSession& session, const Connection& conne
   connection->begin_stream(200, {{"Content-Type", "text/event-stream"},
                                  {"Cache-Control", "no-cache"},
                                  {kSessionHeader, session.id}});
+  heartbeat_.add(connection);
   for (const auto& notification : notifications) session.write_event(*connection, notification);
   if (answer) {
     session.write_event(*connection, *answer);
@@ -393,6 +395,7 @@ void McpHttpEndpoint::handle_get_stream(const Connection& connection, const Http
                                  {"Cache-Control", "no-cache"},
                                  {kSessionHeader, session->id}});
   connection->write_stream(": stream open\n\n");
+  heartbeat_.add(connection);
   session->get_stream = connection;
   connection->on_close([this, session_id = session->id, raw = connection.get()] {
     auto found = sessions_.find(session_id);

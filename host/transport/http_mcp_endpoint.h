@@ -49,6 +49,7 @@
 #include "mcp/activity_feed.h"
 #include "transport/http_listener.h"
 #include "transport/http_stateless_requests.h"
+#include "transport/sse_heartbeat.h"
 
 namespace vc::transport {
 
@@ -59,6 +60,9 @@ struct McpHttpSettings {
   uint64_t session_timeout_ms = 300'000;
   // More sessions than this get 503 at initialize: each costs a few KiB until it times out.
   size_t max_sessions = 4096;
+  // An SSE comment on every open stream this often, for proxies that cut idle responses
+  // (sse_heartbeat.h); 0: none.
+  uint64_t sse_keepalive_ms = 25'000;
   ConnectionLimits limits;
   // The feed GET /activity serves (outlives the endpoint); null serves an empty feed.
   const mcp::ActivityFeed* activity = nullptr;
@@ -122,6 +126,7 @@ class McpHttpEndpoint {
   ServiceInfo service_info_;
   std::unique_ptr<HttpListener> listener_;
   std::unordered_map<std::string, std::unique_ptr<HttpSession>> sessions_;
+  SseHeartbeat heartbeat_;  // before the streams it beats on
   // 2026-07-28 requests: each served on its own, belonging to no session.
   StatelessRequests stateless_;
   bool closing_ = false;

@@ -43,8 +43,9 @@ struct StatelessRequests::Exchange {
   bool answered = false;
 };
 
-StatelessRequests::StatelessRequests(uv_loop_t* loop, SessionFactory make_session)
-    : loop_(loop), make_session_(std::move(make_session)) {}
+StatelessRequests::StatelessRequests(uv_loop_t* loop, SessionFactory make_session,
+                                     SseHeartbeat* heartbeat)
+    : loop_(loop), make_session_(std::move(make_session)), heartbeat_(heartbeat) {}
 
 StatelessRequests::~StatelessRequests() {
   *alive_ = false;
@@ -103,6 +104,7 @@ void StatelessRequests::serve(const Connection& connection, const HttpRequest& r
     return;
   }
   exchange.stream = connection;
+  if (heartbeat_ != nullptr) heartbeat_->add(connection);
   // A closed stream is the client's cancel: the call is cancelled, nothing more is sent.
   std::weak_ptr<bool> alive = alive_;
   connection->on_close([this, alive, serial] {

@@ -28,6 +28,7 @@
 #include "mcp/session.h"
 #include "transport/http_connection.h"
 #include "transport/http_message.h"
+#include "transport/sse_heartbeat.h"
 
 namespace vc::transport {
 
@@ -36,7 +37,8 @@ class StatelessRequests {
   using Connection = std::shared_ptr<HttpConnection>;
   using SessionFactory = std::function<std::unique_ptr<mcp::Session>(mcp::Session::SendFn send)>;
 
-  StatelessRequests(uv_loop_t* loop, SessionFactory make_session);
+  // `heartbeat` (borrowed, may be null) keeps the streams of long requests and listens alive.
+  StatelessRequests(uv_loop_t* loop, SessionFactory make_session, SseHeartbeat* heartbeat = nullptr);
   ~StatelessRequests();
   StatelessRequests(const StatelessRequests&) = delete;
   StatelessRequests& operator=(const StatelessRequests&) = delete;
@@ -55,6 +57,7 @@ class StatelessRequests {
 
   uv_loop_t* loop_;
   SessionFactory make_session_;
+  SseHeartbeat* heartbeat_;
   uint64_t next_serial_ = 1;
   std::map<uint64_t, std::unique_ptr<Exchange>> open_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

@@ -166,6 +166,45 @@ TEST(HttpStateless, ClosingTheStreamKillsTheCommand) {
       << host.process().stderr_text();
 }
 
+// Counts the SSE comments that keep an idle stream open in `body`.
+size_t keepalives_in(const std::string& body) {
+  size_t count = 0;
+  for (size_t at = body.find(": keep-alive\n\n"); at != std::string::npos;
+       at = body.find(": keep-alive\n\n", at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+TEST(HttpStateless, IdleStreamsGetKeepAliveCommentsThroughProxies) {
+  HttpHost host({"--sse-keepalive", "1"});
+  const Json listen = enveloped("L", "subscriptions/listen",
+                                {{"notifications", {{"toolsListChanged", true}}}});
+  std::vector<std::string> args = {"-H", "Accept: application/json, text/event-stream", "-H",
+                                   "Content-Type: application/json", "--data-binary", listen.dump()};
+  for (const auto& header : headers_of(listen)) {
+    args.push_back("-H");
+    args.push_back(header);
+  }
+  // Nothing changes for 3.5 s: the stream carries its acknowledgement, then only comments.
+  const HttpReply listened = host.request("POST", "/mcp", args, 3500ms);
+  EXPECT_EQ(listened.status, 200) << listened.describe();
+  EXPECT_NE(listened.body.find("notifications/subscriptions/acknowledged"), std::string::npos)
+      << listened.describe();
+  EXPECT_GE(keepalives_in(listened.body), 2u) << listened.describe();
+
+  // A 2025 session's GET stream gets them too.
+  const std::string session = host.open_session();
+  const HttpReply stream = host.request(
+      "GET", "/mcp", {"-H", "Accept: text/event-stream", "-H", "Mcp-Session-Id: " + session}, 2500ms);
+  EXPECT_GE(keepalives_in(stream.body), 1u) << stream.describe();
+
+  // Off with 0: a listen carries nothing but its acknowledgement.
+  HttpHost quiet({"--sse-keepalive", "0"});
+  const HttpReply silent = quiet.request("POST", "/mcp", args, 2500ms);
+  EXPECT_EQ(keepalives_in(silent.body), 0u) << silent.describe();
+}
+
 TEST(HttpStateless, TheSameIdFromTwoClientsAtOnceIsNoConflict) {
   HttpHost host;
   // Two stateless requests with id 1 run side by side: they belong to no shared session.
