@@ -2,12 +2,10 @@
 // ms since the epoch>.<hex HMAC-SHA256>".
 #include "mcp/request_state.h"
 
-#include <uv.h>
-
 #include <charconv>
-#include <stdexcept>
 
 #include "common/base64.h"
+#include "common/random_bytes.h"
 #include "common/sha256.h"
 
 namespace vc::mcp {
@@ -21,9 +19,7 @@ int64_t now_ms() {
 
 std::string random_key() {
   unsigned char bytes[32];
-  if (uv_random(nullptr, nullptr, bytes, sizeof bytes, 0, nullptr) != 0) {
-    throw std::runtime_error("no random bytes for the request-state key");
-  }
+  fill_random(bytes, sizeof bytes, "the request-state key");
   return std::string(reinterpret_cast<const char*>(bytes), sizeof bytes);
 }
 

@@ -4,13 +4,12 @@
 #include <array>
 #include <cstdio>
 #include <ctime>
-#include <random>
 #include <utility>
 #include <vector>
 
 #include <spdlog/spdlog.h>
 
-#include "mcp/jsonrpc.h"
+#include "common/random_bytes.h"
 
 namespace vc::mcp {
 namespace {
@@ -27,12 +26,8 @@ bool ended(const std::string& status) {
 
 // 122 random bits as a version-4 UUID.
 std::string random_task_id() {
-  static thread_local std::random_device entropy;
   std::array<uint8_t, 16> bytes{};
-  for (size_t i = 0; i < bytes.size(); i += 4) {
-    const uint32_t word = entropy();
-    for (size_t j = 0; j < 4; ++j) bytes[i + j] = static_cast<uint8_t>(word >> (8 * j));
-  }
+  fill_random(bytes.data(), bytes.size(), "a task id");
   bytes[6] = static_cast<uint8_t>((bytes[6] & 0x0f) | 0x40);
   bytes[8] = static_cast<uint8_t>((bytes[8] & 0x3f) | 0x80);
   static const char* kHex = "0123456789abcdef";
