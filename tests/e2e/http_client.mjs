@@ -6,9 +6,10 @@
 // cancels a `sleep 1000` and checks that the process is gone from the computer, ends the
 // session with DELETE and checks that the session id then gets 404. Exits non-zero on any
 // mismatch, printing what it saw.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { startHttpHost } from "./http_host.mjs";
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
@@ -31,25 +32,7 @@ function removeComputer() {
 }
 removeComputer();
 
-// The host logs "serving MCP over HTTP on http://127.0.0.1:PORT/mcp" once it listens.
-const host = spawn(command, [...args, "--transport", "http", "--port", "0"], {
-  env: { ...process.env, COMPUTER_ID: computerId },
-  stdio: ["ignore", "inherit", "pipe"],
-});
-const url = await new Promise((resolve, reject) => {
-  let log = "";
-  const timer = setTimeout(() => reject(new Error(`the host did not start:\n${log}`)), 60000);
-  host.stderr.on("data", (chunk) => {
-    process.stderr.write(chunk);
-    log += chunk;
-    const match = log.match(/serving MCP over HTTP on (http:\/\/[^\s]+\/mcp)/);
-    if (match) {
-      clearTimeout(timer);
-      resolve(match[1]);
-    }
-  });
-  host.on("exit", (code) => reject(new Error(`the host exited with ${code}:\n${log}`)));
-});
+const { host, url } = await startHttpHost(command, args, { env: { ...process.env, COMPUTER_ID: computerId } });
 console.log("host:", url);
 
 const transport = new StreamableHTTPClientTransport(new URL(url));

@@ -18,7 +18,7 @@
 //     their Mcp-Name header (the task id) names, as docs/protocol.md tells an operator to: the
 //     task is polled to its end, and the other process does not know it.
 // Checks by independent means: the proxy's count per process, `docker ps`, `docker exec`.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
@@ -26,6 +26,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { checks, waitFor } from "./desktop_session.mjs";
+import { startHttpHost } from "./http_host.mjs";
 import { statelessCall } from "./stateless_wire.mjs";
 
 const [command, ...args] = process.argv.slice(2);
@@ -48,25 +49,11 @@ writeFileSync(keyFile, randomBytes(32), { mode: 0o600 });
 
 // --- the two processes ----------------------------------------------------------------------
 async function startHost(index) {
-  const host = spawn(command, [...args, "--transport", "http", "--port", "0", "--lifecycle-tools",
-                               "--request-state-key-file", keyFile, "--task-id-prefix", `p${index}`,
-                               "--state-dir", join(scratch, `state-${index}`)],
-                     { env: { ...process.env, COMPUTER_ID: computerId }, stdio: ["ignore", "inherit", "pipe"] });
-  const url = await new Promise((resolve, reject) => {
-    let log = "";
-    const timer = setTimeout(() => reject(new Error(`host ${index} did not start:\n${log}`)), 60000);
-    host.stderr.on("data", (chunk) => {
-      process.stderr.write(`[host ${index}] ${chunk}`);
-      log += chunk;
-      const match = log.match(/serving MCP over HTTP on (http:\/\/[^\s]+\/mcp)/);
-      if (match) {
-        clearTimeout(timer);
-        resolve(new URL(match[1]));
-      }
-    });
-    host.on("exit", (code) => reject(new Error(`host ${index} exited ${code}:\n${log}`)));
-  });
-  return { host, url };
+  const { host, url } = await startHttpHost(
+    command, [...args, "--lifecycle-tools", "--request-state-key-file", keyFile, "--task-id-prefix", `p${index}`,
+              "--state-dir", join(scratch, `state-${index}`)],
+    { env: { ...process.env, COMPUTER_ID: computerId }, logPrefix: `[host ${index}] ` });
+  return { host, url: new URL(url) };
 }
 const upstreams = [await startHost(0), await startHost(1)];
 

@@ -12,11 +12,12 @@
 //   - the same command from a request that does not declare the extension is a plain result;
 //     tasks/get from such a request is refused with -32021;
 //   - computer_create goes on as a task and the container exists when it completes.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checks, waitFor } from "./desktop_session.mjs";
+import { startHttpHost } from "./http_host.mjs";
 import { TASKS_EXTENSION as TASKS, statelessCall, statelessListen } from "./stateless_wire.mjs";
 
 const [command, ...args] = process.argv.slice(2);
@@ -40,23 +41,8 @@ const runsInContainer = (line) =>
 removeComputers();
 const scratch = mkdtempSync(join(tmpdir(), "vc-tasks-"));
 
-const host = spawn(command, [...args, "--transport", "http", "--port", "0", "--lifecycle-tools",
-                             "--state-dir", join(scratch, "state")],
-                   { env: { ...process.env, COMPUTER_ID: computerId }, stdio: ["ignore", "inherit", "pipe"] });
-const url = await new Promise((resolve, reject) => {
-  let log = "";
-  const timer = setTimeout(() => reject(new Error(`the host did not start:\n${log}`)), 60000);
-  host.stderr.on("data", (chunk) => {
-    process.stderr.write(`[host] ${chunk}`);
-    log += chunk;
-    const match = log.match(/serving MCP over HTTP on (http:\/\/[^\s]+\/mcp)/);
-    if (match) {
-      clearTimeout(timer);
-      resolve(match[1]);
-    }
-  });
-  host.on("exit", (code) => reject(new Error(`the host exited ${code}:\n${log}`)));
-});
+const { host, url } = await startHttpHost(command, [...args, "--lifecycle-tools", "--state-dir", join(scratch, "state")],
+                                          { env: { ...process.env, COMPUTER_ID: computerId }, logPrefix: "[host] " });
 
 const call = (method, params, options) => statelessCall(url, method, params, options);
 const listen = (filter) => statelessListen(url, filter);

@@ -13,10 +13,11 @@
 // DESKTOP_ENVIRONMENT=true), it switches the desktop off and on and checks that the tool list
 // follows with notifications/tools/list_changed (in the stateless era, on a
 // subscriptions/listen stream). Exits non-zero on any mismatch, printing what it saw.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { checks, sleep, waitFor } from "./desktop_session.mjs";
+import { startHttpHost } from "./http_host.mjs";
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
@@ -67,28 +68,6 @@ const findSleep =
 
 // The host over HTTP: it logs "serving MCP over HTTP on http://127.0.0.1:PORT/mcp" once it
 // listens.
-async function startHttpHost() {
-  const host = spawn(command, [...args, "--transport", "http", "--port", "0"], {
-    env: hostEnv,
-    stdio: ["ignore", "inherit", "pipe"],
-  });
-  const exited = new Promise((resolve) => host.on("exit", (code) => resolve(code)));
-  const url = await new Promise((resolve, reject) => {
-    let log = "";
-    const timer = setTimeout(() => reject(new Error(`the host did not start:\n${log}`)), 60000);
-    host.stderr.on("data", (chunk) => {
-      process.stderr.write(chunk);
-      log += chunk;
-      const match = log.match(/serving MCP over HTTP on (http:\/\/[^\s]+\/mcp)/);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    host.on("exit", (code) => reject(new Error(`the host exited with ${code}:\n${log}`)));
-  });
-  return { host, url, exited };
-}
 
 // One client in one mode over one transport, through every check.
 async function exercise(transportName, makeTransport, { mode, name, era }) {
@@ -270,7 +249,7 @@ for (const each of modes) {
   removeComputer();
   let host;
   try {
-    host = await startHttpHost();
+    host = await startHttpHost(command, args, { env: hostEnv });
     console.log("host:", host.url);
     await exercise("http", () => new StreamableHTTPClientTransport(new URL(host.url)), each);
   } catch (caught) {
