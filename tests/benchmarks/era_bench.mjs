@@ -18,6 +18,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import readline from "node:readline";
+import { postMcp } from "./mcp_http.mjs";
 
 const [hostBinary, pluginDir, ...rest] = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -111,33 +112,17 @@ async function startHttpHost() {
   return { host, url };
 }
 
-function post(url, agent, message, session) {
-  const body = JSON.stringify(message);
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream",
-                    "content-length": Buffer.byteLength(body) };
-  if (session) headers["mcp-session-id"] = session;
+// One message; a 2026 one (its params carry _meta) with the revision's headers.
+async function post(url, agent, message, session) {
+  const headers = {};
   if (message.params?._meta) {
     headers["mcp-protocol-version"] = kModern;
     headers["mcp-method"] = message.method;
     const named = message.params.name ?? message.params.taskId;
     if (named) headers["mcp-name"] = named;
   }
-  return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST",
-                                   headers, agent }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk) => (text += chunk));
-      response.on("end", () => {
-        const messages = response.headers["content-type"]?.startsWith("text/event-stream")
-          ? text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)))
-          : text ? [JSON.parse(text)] : [];
-        resolve({ session: response.headers["mcp-session-id"], answer: messages.at(-1) });
-      });
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
+  const reply = await postMcp(url, agent, message, { session, headers });
+  return { session: reply.session, answer: reply.messages.at(-1) };
 }
 
 async function httpRun() {

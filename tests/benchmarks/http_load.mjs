@@ -13,6 +13,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
+import { postMcp } from "./mcp_http.mjs";
 
 const [hostBinary, pluginDir, ...rest] = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -44,28 +45,7 @@ const url = await new Promise((resolve, reject) => {
 });
 
 // One JSON-RPC message over one agent (one keep-alive connection per agent).
-function post(agent, message, session) {
-  const body = JSON.stringify(message);
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream",
-                    "content-length": Buffer.byteLength(body) };
-  if (session) headers["mcp-session-id"] = session;
-  return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST",
-                                   headers, agent }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk) => (text += chunk));
-      response.on("end", () => {
-        const messages = response.headers["content-type"]?.startsWith("text/event-stream")
-          ? text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)))
-          : text ? [JSON.parse(text)] : [];
-        resolve({ status: response.statusCode, session: response.headers["mcp-session-id"], messages });
-      });
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
-}
+const post = (agent, message, session) => postMcp(url, agent, message, { session });
 
 async function openSession(agent) {
   const init = await post(agent, { jsonrpc: "2.0", id: 0, method: "initialize",
