@@ -4,10 +4,22 @@
 
 #include <boost/asio/post.hpp>
 
+#include <chrono>
+
 namespace vc::kubernetes {
+namespace {
+
+// How long stop_and_join() lets handlers already due (cancelled streams ending) run.
+constexpr std::chrono::milliseconds kDrainTime{2000};
+
+}  // namespace
 
 ApiLoop::ApiLoop()
-    : work_(boost::asio::make_work_guard(context_)), thread_([this] { context_.run(); }) {}
+    : work_(boost::asio::make_work_guard(context_)),
+      thread_([this] {
+        context_.run();
+        ran_out_.set_value();
+      }) {}
 
 ApiLoop::~ApiLoop() { stop_and_join(); }
 
@@ -17,8 +29,11 @@ bool ApiLoop::on_loop_thread() const { return thread_.get_id() == std::this_thre
 
 void ApiLoop::stop_and_join() {
   if (!thread_.joinable()) return;
+  // What was cancelled just before (a stream's close) still has handlers to run: they report
+  // its end and drop what its handlers own. Let the loop run out of work for a moment; then
+  // drop whatever is still pending.
   work_.reset();
-  context_.stop();
+  if (ran_out_.get_future().wait_for(kDrainTime) != std::future_status::ready) context_.stop();
   thread_.join();
 }
 

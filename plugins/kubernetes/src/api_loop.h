@@ -11,6 +11,7 @@
 #pragma once
 
 #include <functional>
+#include <future>
 #include <thread>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -36,14 +37,17 @@ class ApiLoop {
   // [loop-thread] For sockets, timers and resolvers that live on this loop.
   boost::asio::io_context& context() { return context_; }
 
-  // [owner-thread] Stops the loop (pending handlers are dropped, sockets close as their objects
-  // are destroyed) and joins the thread. Idempotent. Owners close their connections first, so
-  // that every callback they promised has run.
+  // [owner-thread] Lets the loop run until it has no work left, at most two seconds (streams
+  // cancelled just before report their end and drop their handlers), then stops it (pending
+  // handlers are dropped, sockets close as their objects are destroyed) and joins the thread.
+  // Idempotent. Owners close their connections first, so that every callback they promised
+  // has run.
   void stop_and_join();
 
  private:
   boost::asio::io_context context_{1};
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::promise<void> ran_out_;  // set when run() returned: no work left, or stopped
   std::thread thread_;
 };
 
