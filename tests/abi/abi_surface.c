@@ -7,6 +7,7 @@
  * function below takes one public type; the bodies do nothing.
  */
 #include <vc-backend-1/vc_sdk.h>
+#include <vc-backend-1/ext/vc_backend_checkpoints.h>
 #include <vc-backend-1/ext/vc_backend_desktop_control.h>
 #include <vc-backend-1/ext/vc_host_thread_check.h>
 
@@ -22,6 +23,7 @@ VC_SURFACE(vc_backend)
 VC_SURFACE(vc_backend_ops)
 VC_SURFACE(vc_op)
 VC_SURFACE(vc_backend_desktop_control)
+VC_SURFACE(vc_backend_checkpoints)
 VC_SURFACE(vc_host_thread_check)
 VC_SURFACE(vc_plugin_entry_fn)
 VC_SURFACE(vc_async_op_fn)

@@ -113,7 +113,7 @@ TEST(PluginLoader, RefusesAnotherAbiMajor) {
 TEST(PluginLoader, RefusesAPluginNeedingANewerHostMinor) {
   expect_refusal(
       test_backend("needs-minor-99"),
-      "needs host ABI 1.99 or newer; this host is 1.1 \u2014 upgrade mcp-virtual-computer");
+      "needs host ABI 1.99 or newer; this host is 1.2 \u2014 upgrade mcp-virtual-computer");
 }
 
 TEST(PluginLoader, LoadsAPluginThatNeedsThisHostsMinor) {
@@ -138,7 +138,8 @@ TEST(DescriptorCheck, AnOneZeroHostRefusesAPluginThatNeedsOneOne) {
             "needs host ABI 1.1 or newer; this host is 1.0 \u2014 upgrade mcp-virtual-computer");
 
   EXPECT_TRUE(check_descriptor(&descriptor, path, /*host_abi_minor=*/1).ok());
-  EXPECT_TRUE(check_descriptor(&descriptor, path).ok()) << "this host speaks 1.1";
+  EXPECT_TRUE(check_descriptor(&descriptor, path, /*host_abi_minor=*/2).ok());
+  EXPECT_TRUE(check_descriptor(&descriptor, path).ok()) << "this host speaks 1.2";
 }
 
 TEST(DescriptorCheck, EveryMinorAcceptsTheFrozenOneZeroPlugin) {
@@ -146,7 +147,7 @@ TEST(DescriptorCheck, EveryMinorAcceptsTheFrozenOneZeroPlugin) {
   ASSERT_TRUE(module.ok()) << module.error().message;
   const vc_plugin_descriptor& descriptor = module.value()->descriptor();
   EXPECT_EQ(descriptor.abi_minor, 0u);
-  for (uint32_t host_minor : {0u, 1u}) {
+  for (uint32_t host_minor : {0u, 1u, 2u}) {
     auto checked = check_descriptor(&descriptor, test_backend("conformance"), host_minor);
     EXPECT_TRUE(checked.ok()) << "host 1." << host_minor << ": " << checked.error().message;
   }

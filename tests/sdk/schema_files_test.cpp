@@ -23,10 +23,14 @@ const char* const kOperations[] = {
     "get_desktop_environment", "set_desktop_environment", "exec",
     "wait_for_death",    "tool_instructions",
     "desktop_action",  // the desktop-control extension's op
+    // the checkpoints extension's ops
+    "create_checkpoint", "list_checkpoints", "restore_checkpoint", "fork_checkpoint",
+    "delete_checkpoint",
 };
 
 const char* const kSharedDocuments[] = {"computer_info.json", "progress_event.json",
-                                        "error_details.json", "config.json"};
+                                        "error_details.json", "config.json",
+                                        "checkpoint_info.json"};
 
 json load(const fs::path& file) {
   std::ifstream in(file);

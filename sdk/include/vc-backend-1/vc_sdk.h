@@ -12,5 +12,6 @@
 #include "vc_status.h"
 #include "ext/vc_host_thread_check.h"
 #include "ext/vc_backend_desktop_control.h"
+#include "ext/vc_backend_checkpoints.h"
 
 #endif /* VC_BACKEND_1_SDK_H */

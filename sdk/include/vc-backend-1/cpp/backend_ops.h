@@ -17,7 +17,10 @@
 // `create` slot, which leaves `create` free for a factory), taking the slot's typed request
 // (requests.h) and the op; a slot without a member is NULL, which the host answers with
 // VC_E_UNSUPPORTED. A `desktop_action(DesktopActionRequest, const vc_op*)` member publishes the
-// desktop-control extension (ext/vc_backend_desktop_control.h) through get_extension.
+// desktop-control extension (ext/vc_backend_desktop_control.h) through get_extension; the five
+// members create_checkpoint, list_checkpoints, restore_checkpoint, delete_checkpoint
+// (CheckpointRequest, ComputerRequest for the list) and fork_checkpoint (ForkRequest) publish
+// the checkpoints extension (ext/vc_backend_checkpoints.h), which needs all five.
 //
 // Every thunk, on the host's loop thread:
 //  - parses the borrowed request document (NULL or empty means {});
@@ -184,6 +187,11 @@ VC_SDK_ASYNC_SLOT(set_desktop_environment, set_desktop_environment, ToggleReques
 VC_SDK_ASYNC_SLOT(wait_for_death, wait_for_death, ComputerRequest)
 VC_SDK_ASYNC_SLOT(tool_instructions, tool_instructions, ToolInstructionsRequest)
 VC_SDK_ASYNC_SLOT(desktop_action, desktop_action, DesktopActionRequest)
+VC_SDK_ASYNC_SLOT(create_checkpoint, create_checkpoint, CheckpointRequest)
+VC_SDK_ASYNC_SLOT(list_checkpoints, list_checkpoints, ComputerRequest)
+VC_SDK_ASYNC_SLOT(restore_checkpoint, restore_checkpoint, CheckpointRequest)
+VC_SDK_ASYNC_SLOT(fork_checkpoint, fork_checkpoint, ForkRequest)
+VC_SDK_ASYNC_SLOT(delete_checkpoint, delete_checkpoint, CheckpointRequest)
 
 #undef VC_SDK_ASYNC_SLOT
 
@@ -239,16 +247,37 @@ inline constexpr vc_backend_desktop_control kDesktopControl = {
 };
 
 template <class Backend>
+concept HasCheckpoints = Has_create_checkpoint<Backend> && Has_list_checkpoints<Backend> &&
+                         Has_restore_checkpoint<Backend> && Has_fork_checkpoint<Backend> &&
+                         Has_delete_checkpoint<Backend>;
+
+template <class Backend>
+inline constexpr vc_backend_checkpoints kCheckpoints = {
+    .struct_size = sizeof(vc_backend_checkpoints),
+    .reserved0 = 0,
+    .create_checkpoint = create_checkpoint_slot<Backend>(),
+    .list_checkpoints = list_checkpoints_slot<Backend>(),
+    .restore_checkpoint = restore_checkpoint_slot<Backend>(),
+    .fork_checkpoint = fork_checkpoint_slot<Backend>(),
+    .delete_checkpoint = delete_checkpoint_slot<Backend>(),
+};
+
+template <class Backend>
 const void* VC_CALL get_extension_thunk(vc_backend* /*self*/, const char* id) noexcept {
-  if (id != nullptr && std::string_view(id) == VC_EXT_BACKEND_DESKTOP_CONTROL) {
-    return &kDesktopControl<Backend>;
+  if (id == nullptr) return nullptr;
+  const std::string_view wanted(id);
+  if constexpr (Has_desktop_action<Backend>) {
+    if (wanted == VC_EXT_BACKEND_DESKTOP_CONTROL) return &kDesktopControl<Backend>;
+  }
+  if constexpr (HasCheckpoints<Backend>) {
+    if (wanted == VC_EXT_BACKEND_CHECKPOINTS) return &kCheckpoints<Backend>;
   }
   return nullptr;
 }
 
 template <class Backend>
 constexpr auto get_extension_slot() -> const void*(VC_CALL*)(vc_backend*, const char*) {
-  if constexpr (Has_desktop_action<Backend>) {
+  if constexpr (Has_desktop_action<Backend> || HasCheckpoints<Backend>) {
     return &get_extension_thunk<Backend>;
   } else {
     return nullptr;

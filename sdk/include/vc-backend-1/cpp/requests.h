@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "checkpoint_name.h"
 #include "computer_id.h"
 
 namespace vc::sdk {
@@ -107,6 +108,15 @@ inline std::string required_string(const nlohmann::json& doc, const char* key) {
   auto value = non_empty_string(doc, key);
   if (!value) throw InvalidRequest(std::string(key) + " must be a non-empty string");
   return std::move(*value);
+}
+
+inline std::string valid_checkpoint_name(const nlohmann::json& doc, const char* key) {
+  auto name = doc.find(key);
+  if (name == doc.end() || !name->is_string() ||
+      !is_valid_checkpoint_name(name->get_ref<const std::string&>())) {
+    throw InvalidRequest(std::string(key) + ": " + kCheckpointNameRule);
+  }
+  return name->get<std::string>();
 }
 
 inline std::string valid_computer_id(const nlohmann::json& doc) {
@@ -342,6 +352,43 @@ struct DesktopActionRequest {
     DesktopActionRequest parsed{request_fields::valid_computer_id(doc), {}, doc};
     parsed.action = request_fields::required_string(doc, "action");
     parsed.action_document.erase("computer_id");
+    return parsed;
+  }
+};
+
+// create_checkpoint, restore_checkpoint, delete_checkpoint (ext/vc_backend_checkpoints.h):
+// {"computer_id","name"}
+struct CheckpointRequest {
+  std::string computer_id;
+  std::string name;
+
+  static CheckpointRequest parse(const nlohmann::json& doc) {
+    CheckpointRequest parsed{request_fields::valid_computer_id(doc), {}};
+    parsed.name = request_fields::valid_checkpoint_name(doc, "name");
+    return parsed;
+  }
+};
+
+// fork_checkpoint (ext/vc_backend_checkpoints.h): {"computer_id","new_computer_id","name"?}
+struct ForkRequest {
+  std::string computer_id;
+  std::string new_computer_id;
+  std::optional<std::string> name;  // nullopt: fork the computer's current files
+
+  static ForkRequest parse(const nlohmann::json& doc) {
+    ForkRequest parsed{request_fields::valid_computer_id(doc), {}, std::nullopt};
+    auto target = doc.find("new_computer_id");
+    if (target == doc.end() || !target->is_string() ||
+        !is_valid_computer_id(target->get_ref<const std::string&>())) {
+      throw InvalidRequest(std::string("new_computer_id: ") + kComputerIdRule);
+    }
+    parsed.new_computer_id = target->get<std::string>();
+    if (parsed.new_computer_id == parsed.computer_id) {
+      throw InvalidRequest("new_computer_id must differ from computer_id");
+    }
+    if (request_fields::present(doc, "name")) {
+      parsed.name = request_fields::valid_checkpoint_name(doc, "name");
+    }
     return parsed;
   }
 };
