@@ -88,6 +88,16 @@ void sweep_leftovers(const test::ContainerEngine& engine) {
     const pid_t pid = creator_pid(name.substr(0, name.find('.')));
     if (pid > 0 && !process_alive(pid)) engine.remove_container(name);
   }
+  // And their checkpoint images (".../mcp-virtual-computer-checkpoint/it-<pid>-<n>:<name>").
+  const auto images = engine.run_cli({"images", "--format", "{{.Repository}}:{{.Tag}}"});
+  std::istringstream image_lines(images.out);
+  for (std::string line; std::getline(image_lines, line);) {
+    const auto at = line.find("/it-");
+    if (at == std::string::npos || line.find("mcp-virtual-computer-") == std::string::npos) continue;
+    const std::string id = line.substr(at + 1, line.find(':', at) - at - 1);
+    const pid_t pid = creator_pid("kilntainer-" + id);
+    if (pid > 0 && !process_alive(pid)) engine.run_cli({"rmi", "-f", line});
+  }
   // And their network-off records, "kilntainer-it-<pid>-<n>.network-off" volumes.
   const auto volumes =
       engine.run_cli({"volume", "ls", "--filter", "name=kilntainer-it-", "--format", "{{.Name}}"});
@@ -99,6 +109,25 @@ void sweep_leftovers(const test::ContainerEngine& engine) {
 }
 
 }  // namespace
+
+std::vector<std::string> checkpoint_images_of(const test::ContainerEngine& engine,
+                                              const std::string& computer_id) {
+  std::vector<std::string> references;
+  const auto images = engine.run_cli({"images", "--format", "{{.Repository}}:{{.Tag}}"});
+  std::istringstream lines(images.out);
+  for (std::string line; std::getline(lines, line);) {
+    for (const char* repository : {"mcp-virtual-computer-checkpoint/", "mcp-virtual-computer-base/"}) {
+      if (line.find(repository + computer_id + ":") != std::string::npos) references.push_back(line);
+    }
+  }
+  return references;
+}
+
+void remove_checkpoint_images(const test::ContainerEngine& engine, const std::string& computer_id) {
+  for (const auto& reference : checkpoint_images_of(engine, computer_id)) {
+    engine.run_cli({"rmi", "-f", reference});
+  }
+}
 
 std::string engine_test_name(const ::testing::TestParamInfo<const test::ContainerEngine*>& info) {
   return info.param->name;
@@ -134,7 +163,9 @@ void EngineTest::TearDown() {
   for (const auto& id : computer_ids_) {
     engine().remove_container(container_name_for(id) + ".firewall");
     engine().remove_container(container_name_for(id));
+    engine().remove_container(container_name_for(id) + ".replaced");
     engine().run_cli({"volume", "rm", "-f", container_name_for(id) + ".network-off"});
+    remove_checkpoint_images(engine(), id);
   }
   for (const auto& name : extra_containers_) engine().remove_container(name);
 }

@@ -99,6 +99,12 @@ class EngineTest : public ::testing::TestWithParam<const test::ContainerEngine*>
   std::unique_ptr<test::TempDirectory> state_dir_;
 };
 
+// The checkpoint images and checkpoint base tags of a computer ("<repository>:<tag>"), as the
+// engine's CLI lists them; and their removal (TearDown does it for every test computer).
+std::vector<std::string> checkpoint_images_of(const test::ContainerEngine& engine,
+                                              const std::string& computer_id);
+void remove_checkpoint_images(const test::ContainerEngine& engine, const std::string& computer_id);
+
 // "docker", "podman": the parameter's part of a test's name.
 std::string engine_test_name(const ::testing::TestParamInfo<const test::ContainerEngine*>& info);
 

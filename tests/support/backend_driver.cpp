@@ -237,6 +237,21 @@ BackendDriver::~BackendDriver() {
   if (all_done) backend_->ops->destroy(backend_);
 }
 
+vc_async_op_fn BackendDriver::checkpoint_op(const std::string& name) const {
+  const vc_backend_ops& ops = *backend_->ops;
+  const auto* table = ops.get_extension == nullptr
+                          ? nullptr
+                          : static_cast<const vc_backend_checkpoints*>(
+                                ops.get_extension(backend_, VC_EXT_BACKEND_CHECKPOINTS));
+  if (table == nullptr) return nullptr;
+  if (name == "create_checkpoint") return table->create_checkpoint;
+  if (name == "list_checkpoints") return table->list_checkpoints;
+  if (name == "restore_checkpoint") return table->restore_checkpoint;
+  if (name == "fork_checkpoint") return table->fork_checkpoint;
+  if (name == "delete_checkpoint") return table->delete_checkpoint;
+  return nullptr;
+}
+
 std::shared_ptr<PendingOp> BackendDriver::start(const std::string& name, const Json& request,
                                                 const std::string& stdin_data,
                                                 uint64_t truncate_after) {
@@ -263,6 +278,12 @@ std::shared_ptr<PendingOp> BackendDriver::start(const std::string& name, const J
     status = control == nullptr || control->desktop_action == nullptr
                  ? VC_E_UNSUPPORTED
                  : control->desktop_action(backend_, text.data(), text.size(), op->op());
+  } else if (const vc_async_op_fn checkpoint_fn = checkpoint_op(name); checkpoint_fn != nullptr ||
+             name.find("checkpoint") != std::string::npos) {
+    // The checkpoints extension's ops (ext/vc_backend_checkpoints.h).
+    status = checkpoint_fn == nullptr
+                 ? VC_E_UNSUPPORTED
+                 : checkpoint_fn(backend_, text.data(), text.size(), op->op());
   } else {
     const vc_async_op_fn fn = async_op(ops, name);
     status = fn == nullptr ? VC_E_UNSUPPORTED : fn(backend_, text.data(), text.size(), op->op());

@@ -96,7 +96,8 @@ class BackendDriver {
   // The config document create_backend() received.
   const Json& config() const { return config_; }
 
-  // Starts operation `name` ("create", "exec", "list", ..., as in vc_backend_ops). `stdin_data`
+  // Starts operation `name` ("create", "exec", "list", ..., as in vc_backend_ops, or an
+  // extension's: "desktop_action", "create_checkpoint", ...). `stdin_data`
   // is for exec only. Throws std::invalid_argument for an unknown name.
   std::shared_ptr<PendingOp> start(const std::string& name, const Json& request,
                                    const std::string& stdin_data = {},
@@ -115,6 +116,8 @@ class BackendDriver {
                              size_t msg_len);
   static const void* VC_CALL on_get_extension(const vc_host_services* host, const char* id);
   static int32_t VC_CALL on_is_loop_thread(const vc_host_services* host);
+  // The checkpoints extension's op `name`, or nullptr (no such op, or no extension).
+  vc_async_op_fn checkpoint_op(const std::string& name) const;
 
   void* module_ = nullptr;
   const vc_plugin_descriptor* descriptor_ = nullptr;

@@ -73,6 +73,12 @@ inline constexpr vc_option_decl kExecAgentBinaryOption = sdk::option(
     "The exec agent program copied into computers (default: exec-agent/vc-exec-agent "
     "installed beside this plugin)");
 
+inline constexpr vc_option_decl kMaxCheckpointsOption = sdk::option(
+    VC_OPTION_INTEGER, "max-checkpoints",
+    "Most checkpoints one computer may keep (1-100); creating one more is refused until one "
+    "is deleted",
+    {.default_value = "20"});
+
 // The options above in the order --help lists them. A new shared option is added here once and
 // every container plugin declares it.
 inline constexpr std::array kSharedOptions = {&kImageOption,
@@ -84,7 +90,8 @@ inline constexpr std::array kSharedOptions = {&kImageOption,
                                               &kEngineTimeoutOption,
                                               &kDesktopImageContextOption,
                                               &kExecAgentOption,
-                                              &kExecAgentBinaryOption};
+                                              &kExecAgentBinaryOption,
+                                              &kMaxCheckpointsOption};
 
 // A plugin's option list for its descriptor: its own options (the engine address) first, then
 // kSharedOptions, then the nullptr that ends the list. Evaluated at compile time.

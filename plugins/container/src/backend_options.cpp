@@ -197,6 +197,18 @@ std::optional<BackendOptions> parse_backend_options(const nlohmann::json& config
     }
     parsed.exec_agent_binary = agent_binary.get<std::string>();
   }
+
+  // --- checkpoints ----------------------------------------------------------------------------
+  const auto& max_checkpoints = option_value(options, option_names::kMaxCheckpoints);
+  if (!max_checkpoints.is_null()) {
+    if (!max_checkpoints.is_number_integer() || max_checkpoints.get<std::int64_t>() < 1 ||
+        max_checkpoints.get<std::int64_t>() > kMaxCheckpointsCeiling) {
+      error = "--max-checkpoints must be a whole number between 1 and " +
+              std::to_string(kMaxCheckpointsCeiling) + "; got " + quoted(max_checkpoints);
+      return std::nullopt;
+    }
+    parsed.max_checkpoints = max_checkpoints.get<std::int64_t>();
+  }
   return parsed;
 }
 

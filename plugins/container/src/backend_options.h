@@ -30,6 +30,7 @@ inline constexpr const char* kEngineTimeout = "engine-timeout";
 inline constexpr const char* kDesktopImageContext = "desktop-image-context";
 inline constexpr const char* kExecAgent = "exec-agent";
 inline constexpr const char* kExecAgentBinary = "exec-agent-binary";
+inline constexpr const char* kMaxCheckpoints = "max-checkpoints";
 }  // namespace option_names
 
 // Defaults (the textual forms are what --help shows).
@@ -39,6 +40,9 @@ inline constexpr const char* kDefaultImage = "mcp-virtual-computer-desktop:bookw
 inline constexpr std::int64_t kDefaultEngineTimeoutSeconds = 30;
 // Docker refuses smaller memory limits at create time; checking here gives a clearer message.
 inline constexpr std::int64_t kMinimumMemoryBytes = 6 * 1024 * 1024;
+// Checkpoints one computer may keep, by default and at most.
+inline constexpr std::int64_t kDefaultMaxCheckpoints = 20;
+inline constexpr std::int64_t kMaxCheckpointsCeiling = 100;
 
 // How commands reach a computer (docs/exec-agent.md): through the in-computer exec agent,
 // falling back to the engine's exec where it cannot run (auto); the agent or an error (on);
@@ -60,6 +64,8 @@ struct BackendOptions {
   ExecAgentMode exec_agent = ExecAgentMode::kAuto;
   // The agent program copied into computers; empty = the one installed beside the plugin.
   std::string exec_agent_binary;
+  // Checkpoints one computer may keep (the checkpoints extension).
+  std::int64_t max_checkpoints = kDefaultMaxCheckpoints;
 };
 
 // Parses the create_backend() config. `address_option` is the engine address option's name

@@ -28,6 +28,9 @@ inline constexpr const char* kWorkspace = "mcp-virtual-computer.workspace";  // 
 // "true" on a computer made from the bundled desktop image: it runs the desktop supervisor,
 // publishes the desktop view and switches Xfce and its network in place.
 inline constexpr const char* kDesktopCapable = "mcp-virtual-computer.desktop-capable";
+// On a computer made from a checkpoint (restore, fork): its own tag of that image, deleted with
+// the container (checkpoint_images.h). Absent or empty otherwise.
+inline constexpr const char* kBaseImage = "mcp-virtual-computer.base-image";
 // On the short-lived firewall helper containers (never on a computer): the computer served.
 inline constexpr const char* kFirewallFor = "mcp-virtual-computer.firewall-for";
 // On the volume that records "network off" for a desktop computer.

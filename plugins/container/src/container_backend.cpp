@@ -7,6 +7,7 @@
 
 #include <vc-backend-1/cpp/backend_ops.h>
 
+#include "checkpoint_flows.h"
 #include "command_dispatch.h"
 #include "computer_info.h"
 #include "computer_naming.h"
@@ -390,6 +391,48 @@ vc_status ContainerBackend::desktop_action(sdk::DesktopActionRequest request, co
     pending->on_cancel([channel, ticket] {
       if (auto open = channel.lock()) open->withdraw(ticket);
     });
+  });
+}
+
+vc_status ContainerBackend::create_checkpoint(sdk::CheckpointRequest request, const vc_op* op) {
+  return run_in_lifecycle_lane(op, request.computer_id, [this, name = request.name](
+                                                            FlowScope scope, Record record,
+                                                            Callback<nlohmann::json> done) {
+    run_create_checkpoint(*ctx_, std::move(scope), std::move(record), name, std::move(done));
+  });
+}
+
+vc_status ContainerBackend::list_checkpoints(sdk::ComputerRequest request, const vc_op* op) {
+  return run_in_lifecycle_lane(op, request.computer_id, [this](FlowScope scope, Record record,
+                                                               Callback<nlohmann::json> done) {
+    run_list_checkpoints(*ctx_, std::move(scope), std::move(record), std::move(done));
+  });
+}
+
+vc_status ContainerBackend::restore_checkpoint(sdk::CheckpointRequest request, const vc_op* op) {
+  return run_in_lifecycle_lane(op, request.computer_id, [this, name = request.name](
+                                                            FlowScope scope, Record record,
+                                                            Callback<nlohmann::json> done) {
+    run_restore_checkpoint(*ctx_, std::move(scope), std::move(record), name, std::move(done));
+  });
+}
+
+vc_status ContainerBackend::fork_checkpoint(sdk::ForkRequest request, const vc_op* op) {
+  return run_in_lifecycle_lane(
+      op, request.computer_id,
+      [this, target_id = request.new_computer_id, name = request.name](
+          FlowScope scope, Record source, Callback<nlohmann::json> done) {
+        Record target = ctx_->computers.record(target_id);
+        run_fork_checkpoint(*ctx_, std::move(scope), std::move(source), std::move(target), name,
+                            std::move(done));
+      });
+}
+
+vc_status ContainerBackend::delete_checkpoint(sdk::CheckpointRequest request, const vc_op* op) {
+  return run_in_lifecycle_lane(op, request.computer_id, [this, name = request.name](
+                                                            FlowScope scope, Record record,
+                                                            Callback<nlohmann::json> done) {
+    run_delete_checkpoint(*ctx_, std::move(scope), std::move(record), name, std::move(done));
   });
 }
 

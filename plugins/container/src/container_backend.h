@@ -69,6 +69,13 @@ class ContainerBackend {
   vc_status tool_instructions(sdk::ToolInstructionsRequest request, const vc_op* op);
   // The desktop-control extension's one operation (ext/vc_backend_desktop_control.h).
   vc_status desktop_action(sdk::DesktopActionRequest request, const vc_op* op);
+  // The checkpoints extension (ext/vc_backend_checkpoints.h), in the computer's lifecycle lane
+  // (a fork in its source's).
+  vc_status create_checkpoint(sdk::CheckpointRequest request, const vc_op* op);
+  vc_status list_checkpoints(sdk::ComputerRequest request, const vc_op* op);
+  vc_status restore_checkpoint(sdk::CheckpointRequest request, const vc_op* op);
+  vc_status fork_checkpoint(sdk::ForkRequest request, const vc_op* op);
+  vc_status delete_checkpoint(sdk::CheckpointRequest request, const vc_op* op);
 
   // [host loop] ops->cancel().
   void cancel(const vc_op* op);

@@ -155,6 +155,14 @@ void remove_container(BackendContext& ctx, const std::shared_ptr<CancelScope>& s
   track_in(scope, handle);
 }
 
+void rename_container(BackendContext& ctx, const std::shared_ptr<CancelScope>& scope,
+                      const std::string& name, const std::string& new_name, Callback<Done> done) {
+  call_for_done(ctx, scope, "POST",
+                engine::query_target(container_path(name, "/rename"), {{"name", new_name}}),
+                std::nullopt, "rename container " + name + " to " + new_name, {},
+                ctx.call_deadlines(), std::move(done));
+}
+
 void connect_network(BackendContext& ctx, const std::shared_ptr<CancelScope>& scope,
                      const std::string& network, const std::string& name, Callback<Done> done) {
   call_for_done(ctx, scope, "POST", "/networks/" + engine::url_encode(network) + "/connect",

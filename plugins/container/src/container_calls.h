@@ -56,6 +56,10 @@ void restart_container(BackendContext& ctx, const std::shared_ptr<CancelScope>& 
 void remove_container(BackendContext& ctx, const std::shared_ptr<CancelScope>& scope,
                       const std::string& name, Callback<bool> done);
 
+// POST /containers/{name}/rename?name=<new_name>.
+void rename_container(BackendContext& ctx, const std::shared_ptr<CancelScope>& scope,
+                      const std::string& name, const std::string& new_name, Callback<Done> done);
+
 // POST /networks/{network}/connect or /disconnect for container `name`.
 void connect_network(BackendContext& ctx, const std::shared_ptr<CancelScope>& scope,
                      const std::string& network, const std::string& name, Callback<Done> done);

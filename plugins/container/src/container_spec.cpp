@@ -24,6 +24,8 @@ nlohmann::json identity_labels(const ContainerSpec& spec) {
       {labels::kWorkspace, spec.workspace_directory},
   };
   if (spec.desktop_capable) identity[labels::kDesktopCapable] = "true";
+  // (A checkpoint image carries this label empty, so a container without one inherits "".)
+  if (!spec.base_image.empty()) identity[labels::kBaseImage] = spec.base_image;
   return identity;
 }
 
@@ -70,7 +72,7 @@ nlohmann::json build_create_document(const ContainerSpec& spec) {
   }
 
   nlohmann::json document = {
-      {"Image", spec.image},
+      {"Image", spec.base_image.empty() ? spec.image : spec.base_image},
       {"Cmd", keep_alive_command()},
       {"Labels", identity_labels(spec)},
       {"WorkingDir", spec.workspace_directory},

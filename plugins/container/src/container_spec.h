@@ -19,13 +19,16 @@ namespace vc::container {
 // What a computer is made of.
 struct ContainerSpec {
   std::string computer_id;
-  std::string image;
+  std::string image;  // the image asked for (recorded in a label; a factory reset goes back to it)
+  // The image the container is made from when it is not `image`: a checkpoint's own tag for
+  // this container (checkpoint_images.h), recorded in the base-image label. Empty otherwise.
+  std::string base_image;
   bool temporary = false;
   bool desktop_environment = false;  // the Xfce mode at creation (recorded in a label)
   // Made from the bundled desktop image: the image's own command (the desktop supervisor)
   // runs, the desktop bridge is published on 127.0.0.1, and `desktop_token` opens it.
   bool desktop_capable = false;
-  std::string desktop_token;
+  std::string desktop_token;  // made fresh at create unless given (a restore keeps its secret)
   std::string workspace_directory = "/workspace";
   std::string network;  // the network at create time (the profile's online network)
   std::optional<double> cpus;

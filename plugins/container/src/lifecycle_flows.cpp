@@ -6,6 +6,7 @@
 
 #include <vc_engine/url.h>
 
+#include "checkpoint_images.h"
 #include "command_dispatch.h"
 #include "computer_info.h"
 #include "computer_naming.h"
@@ -21,6 +22,8 @@ namespace {
 
 // The readiness probe gets this long (the original's 15 s).
 constexpr std::chrono::seconds kReadinessTimeout{15};
+
+}  // namespace
 
 OpFailure missing_computer(const BackendContext& ctx, const std::string& computer_id) {
   return OpFailure{VC_E_NOT_FOUND,
@@ -41,8 +44,6 @@ OpFailure foreign_container(const BackendContext& ctx, const std::string& comput
                        "' is already in use by a container not owned by this server.",
                    error_details(ctx.profile, "name_owned_by_other", false)};
 }
-
-}  // namespace
 
 OpFailure desktop_refused(const BackendContext& ctx, const std::string& computer_id) {
   return OpFailure{VC_E_UNSUPPORTED,
@@ -75,7 +76,21 @@ std::string trimmed(std::string text) {
   return text;
 }
 
-// Inspects the computer's container and refuses a stranger's. nullopt = no such container.
+// True when a list row's names include /kilntainer-<its labelled computer id>.
+bool is_named_for_its_computer(const nlohmann::json& row) {
+  auto id = labelled_computer_id(row);
+  if (!id) return true;  // not a computer of ours; computer_info_from_list_row decides
+  const auto names = row.find("Names");
+  if (names == row.end() || !names->is_array()) return true;  // an engine without names
+  const std::string wanted = "/" + container_name(*id);
+  for (const auto& name : *names) {
+    if (name.is_string() && (name == wanted || name == wanted.substr(1))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void inspect_owned(BackendContext& ctx, const FlowScope& scope, const Record& record,
                    Callback<std::optional<nlohmann::json>> done) {
   inspect_container(ctx, scope, container_name(record->computer_id),
@@ -96,13 +111,6 @@ void inspect_owned(BackendContext& ctx, const FlowScope& scope, const Record& re
                     });
 }
 
-// The continuation of a flow that needs the computer's container: the inspect document and the
-// flow's `done`.
-using WithContainer =
-    std::function<void(nlohmann::json container, Callback<nlohmann::json> finish)>;
-
-// Inspects the computer's own container and runs `next` with it. A failed inspect ends the flow
-// with its failure, a missing container with VC_E_NOT_FOUND (missing_computer).
 void with_existing(BackendContext& ctx, const FlowScope& scope, const Record& record,
                    Callback<nlohmann::json> done, WithContainer next) {
   inspect_owned(ctx, scope, record,
@@ -113,6 +121,8 @@ void with_existing(BackendContext& ctx, const FlowScope& scope, const Record& re
                   next(std::move(*r.value()), std::move(done));
                 });
 }
+
+namespace {
 
 // The failure of a flow whose container was removed from outside while the flow ran.
 OpFailure vanished(const BackendContext& ctx, std::string message, bool retry) {
@@ -299,6 +309,8 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
   bool network_blocked_ = false;
 };
 
+}  // namespace
+
 void bring_up(BackendContext& ctx, FlowScope scope, Record record, std::string shell,
               std::optional<bool> network_access, std::optional<bool> desktop_environment,
               nlohmann::json container, Callback<nlohmann::json> done) {
@@ -307,8 +319,8 @@ void bring_up(BackendContext& ctx, FlowScope scope, Record record, std::string s
       ->run(std::move(container));
 }
 
-// Creates the container from the spec, parks it offline when asked, starts it, brings it up.
-// Used by create (after checking that the name is free) and by factory reset.
+namespace {
+
 // How often, and how far apart, a create that lost the name to another looks for the winner.
 constexpr int kLooksForWinner = 20;
 constexpr std::chrono::milliseconds kLookForWinnerDelay{100};
@@ -327,7 +339,7 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
     if (request_.spec.desktop_environment && !request_.spec.desktop_capable) {
       return done_(desktop_refused(ctx_, record_->computer_id));
     }
-    if (request_.spec.desktop_capable) {
+    if (request_.spec.desktop_capable && request_.spec.desktop_token.empty()) {
       try {
         request_.spec.desktop_token = generate_desktop_token();
       } catch (const std::exception& e) {
@@ -437,6 +449,8 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
   std::string name_;
 };
 
+}  // namespace
+
 void create_fresh(BackendContext& ctx, FlowScope scope, Record record, CreateRequest request,
                   Callback<nlohmann::json> done) {
   std::make_shared<CreateFresh>(ctx, std::move(scope), std::move(record), std::move(request),
@@ -444,14 +458,11 @@ void create_fresh(BackendContext& ctx, FlowScope scope, Record record, CreateReq
       ->run();
 }
 
-// Reads a label of an inspect document.
 std::string label_of(const nlohmann::json& container, const char* key, std::string fallback) {
   const auto& all = container_labels(container);
   auto it = all.find(key);
   return it != all.end() && it->is_string() ? it->get<std::string>() : fallback;
 }
-
-}  // namespace
 
 void run_create(BackendContext& ctx, FlowScope scope, Record record, CreateRequest request,
                 Callback<nlohmann::json> done) {
@@ -528,22 +539,33 @@ void run_remove(BackendContext& ctx, FlowScope scope, Record record,
                   nlohmann::json result = {{"computer_id", record->computer_id}, {"removed", false}};
                   if (!r.value()) return done(result);
                   auto stop_token = record->expect_stop();
+                  std::vector<std::string> base_image;
+                  if (auto base = label_of(*r.value(), labels::kBaseImage, ""); !base.empty()) {
+                    base_image.push_back(std::move(base));
+                  }
                   remove_container(ctx, scope, container_name(record->computer_id),
-                                   [&ctx, record, result, stop_token, done = std::move(done)](
-                                       Expected<bool> removed) mutable {
+                                   [&ctx, record, result, stop_token, base_image,
+                                    done = std::move(done)](Expected<bool> removed) mutable {
                                      if (!removed.ok()) return done(removed.error());
                                      result["removed"] = removed.value();
                                      record->mark_removed();
                                      record->desktop_enabled.reset();
-                                     forget_network_record(
-                                         ctx, record->computer_id,
-                                         [&ctx, result, done = std::move(done)](
-                                             Expected<Done> forgotten) {
-                                           if (!forgotten.ok()) {
-                                             ctx.log.warn(forgotten.error().message);
-                                           }
-                                           done(result);
-                                         });
+                                     // Its checkpoints go with it (and the tag it ran).
+                                     auto forget = [&ctx, record, result,
+                                                    done = std::move(done)]() mutable {
+                                       forget_network_record(
+                                           ctx, record->computer_id,
+                                           [&ctx, result, done = std::move(done)](
+                                               Expected<Done> forgotten) {
+                                             if (!forgotten.ok()) {
+                                               ctx.log.warn(forgotten.error().message);
+                                             }
+                                             done(result);
+                                           });
+                                     };
+                                     delete_checkpoints_of(ctx, record->computer_id,
+                                                           std::move(base_image),
+                                                           std::move(forget));
                                    });
                 });
 }
@@ -551,13 +573,19 @@ void run_remove(BackendContext& ctx, FlowScope scope, Record record,
 namespace {
 
 // Deletes the old container and creates the computer afresh from `request`.
+// The tag of a checkpoint the old container ran (`old_base`) is deleted once it is gone; the
+// checkpoints themselves stay.
 void replace_computer(BackendContext& ctx, FlowScope scope, Record record, CreateRequest request,
-                      Callback<nlohmann::json> done) {
+                      std::string old_base, Callback<nlohmann::json> done) {
   auto stop_token = record->expect_stop();
   remove_container(ctx, scope, container_name(record->computer_id),
                    [&ctx, scope, record, stop_token, request = std::move(request),
+                    old_base = std::move(old_base),
                     done = std::move(done)](Expected<bool> removed) mutable {
                      if (!removed.ok()) return done(removed.error());
+                     if (!old_base.empty()) {
+                       delete_images_quietly(ctx, {old_base}, [] {});
+                     }
                      create_fresh(ctx, scope, record, std::move(request),
                                   holding(stop_token, std::move(done)));
                    });
@@ -588,17 +616,20 @@ void run_factory_reset(BackendContext& ctx, FlowScope scope, Record record,
         // between the delete and the create is taken, not a failed reset.
         request.adopt_existing = true;
         if (!is_desktop_capable(old)) {
-          return replace_computer(ctx, scope, record, std::move(request), std::move(finish));
+          return replace_computer(ctx, scope, record, std::move(request),
+                                  label_of(old, labels::kBaseImage, ""), std::move(finish));
         }
         // A desktop computer keeps its Xfce mode (as it is live, when it runs) and its network
         // switch (the record outlives the container).
-        auto with_network = [&ctx, scope, record, finish](CreateRequest next) mutable {
+        auto with_network = [&ctx, scope, record, finish,
+                             old_base = label_of(old, labels::kBaseImage, "")](
+                                CreateRequest next) mutable {
           read_network_blocked(ctx, scope, record->computer_id,
-                               [&ctx, scope, record, next = std::move(next),
+                               [&ctx, scope, record, next = std::move(next), old_base,
                                 finish = std::move(finish)](Expected<bool> blocked) mutable {
                                  if (!blocked.ok()) return finish(blocked.error());
                                  next.network_access = !blocked.value();
-                                 replace_computer(ctx, scope, record, std::move(next),
+                                 replace_computer(ctx, scope, record, std::move(next), old_base,
                                                   std::move(finish));
                                });
         };
@@ -643,7 +674,8 @@ void describe_container(BackendContext& ctx, const FlowScope& scope, const Recor
       });
 }
 
-// Inspects the computer again and describes it.
+}  // namespace
+
 void describe_again(BackendContext& ctx, const Record& record, bool live_desktop,
                     Callback<nlohmann::json> done) {
   with_existing(
@@ -654,7 +686,6 @@ void describe_again(BackendContext& ctx, const Record& record, bool live_desktop
       });
 }
 
-}  // namespace
 
 void run_set_network_access(BackendContext& ctx, FlowScope scope, Record record, bool enabled,
                             Callback<nlohmann::json> done) {
@@ -750,6 +781,9 @@ void list_containers(BackendContext& ctx, const FlowScope& scope, std::set<std::
         }
         nlohmann::json computers = nlohmann::json::array();
         for (const auto& row : rows) {
+          // A container is a computer only under its computer's own name: the one a restore
+          // is making (<name>.restoring) or replacing (<name>.replaced) is not listed.
+          if (!is_named_for_its_computer(row)) continue;
           DesktopFacts facts;
           if (auto id = labelled_computer_id(row)) {
             facts.network_blocked = blocked.count(*id) > 0;

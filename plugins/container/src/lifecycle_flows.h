@@ -7,6 +7,7 @@
 // container named kilntainer-<id> without our computer-id label is refused and left alone.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -77,6 +78,49 @@ void run_set_desktop_environment(BackendContext& ctx, FlowScope scope, Record re
 
 // The refusal of a desktop on a computer not made from the bundled desktop image.
 OpFailure desktop_refused(const BackendContext& ctx, const std::string& computer_id);
+
+// --- building blocks, shared with the checkpoint flows (checkpoint_flows.h) ------------------
+
+// The failures every flow uses: no such computer; the computer exists; the name is a stranger's.
+OpFailure missing_computer(const BackendContext& ctx, const std::string& computer_id);
+OpFailure existing_computer(const BackendContext& ctx, const std::string& computer_id);
+OpFailure foreign_container(const BackendContext& ctx, const std::string& computer_id);
+
+// Inspects the computer's container and refuses a stranger's. nullopt = no such container.
+void inspect_owned(BackendContext& ctx, const FlowScope& scope, const Record& record,
+                   Callback<std::optional<nlohmann::json>> done);
+
+// The continuation of a flow that needs the computer's container: the inspect document and the
+// flow's `done`.
+using WithContainer =
+    std::function<void(nlohmann::json container, Callback<nlohmann::json> finish)>;
+
+// Inspects the computer's own container and runs `next` with it. A failed inspect ends the flow
+// with its failure, a missing container with VC_E_NOT_FOUND (missing_computer).
+void with_existing(BackendContext& ctx, const FlowScope& scope, const Record& record,
+                   Callback<nlohmann::json> done, WithContainer next);
+
+// Takes an owned container into service: started (or unpaused) if needed, answering commands,
+// with the network state asked for (nullopt: as recorded) and, for a desktop computer, the Xfce
+// mode asked for (nullopt: as its marker says). Yields its computer info. `container` is a
+// fresh inspect document of it.
+void bring_up(BackendContext& ctx, FlowScope scope, Record record, std::string shell,
+              std::optional<bool> network_access, std::optional<bool> desktop_environment,
+              nlohmann::json container, Callback<nlohmann::json> done);
+
+// Creates the container from request.spec, parks it offline when asked, starts it and brings it
+// up. The name must be free (a name taken meanwhile is adopted or refused as run_create says).
+// A container that was created but could not be started is removed again.
+void create_fresh(BackendContext& ctx, FlowScope scope, Record record, CreateRequest request,
+                  Callback<nlohmann::json> done);
+
+// Inspects the computer again and describes it (its computer info); `live_desktop` reads the
+// live Xfce state of a running desktop computer, otherwise the last state seen is used.
+void describe_again(BackendContext& ctx, const Record& record, bool live_desktop,
+                    Callback<nlohmann::json> done);
+
+// A label of an inspect document, or `fallback`.
+std::string label_of(const nlohmann::json& container, const char* key, std::string fallback);
 
 // Every computer of this server, from one label-filtered container list call (and one volume
 // list for desktop computers' network switches).

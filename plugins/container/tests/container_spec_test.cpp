@@ -26,6 +26,18 @@ TEST(ContainerSpec, CarriesTheSixLabels) {
                                            {"mcp-virtual-computer.workspace", "/workspace"}}));
 }
 
+// A computer made from a checkpoint runs its own tag of it and records that tag, while the
+// image label keeps what the computer was asked to be made from (a factory reset's image).
+TEST(ContainerSpec, MadeFromACheckpointRunsItsBaseTagAndKeepsTheImageLabel) {
+  ContainerSpec spec = sample();
+  spec.base_image = "localhost/mcp-virtual-computer-base/dev-1:r1";
+  auto doc = build_create_document(spec);
+  EXPECT_EQ(doc["Image"], "localhost/mcp-virtual-computer-base/dev-1:r1");
+  EXPECT_EQ(doc["Labels"]["kilntainers.image"], "debian:bookworm-slim");
+  EXPECT_EQ(doc["Labels"]["mcp-virtual-computer.base-image"],
+            "localhost/mcp-virtual-computer-base/dev-1:r1");
+}
+
 TEST(ContainerSpec, PlainImageFields) {
   auto doc = build_create_document(sample());
   EXPECT_EQ(doc["Image"], "debian:bookworm-slim");
