@@ -24,6 +24,11 @@ const char* operation_name(Operation op) {
     case Operation::wait_for_death: return "wait_for_death";
     case Operation::tool_instructions: return "tool_instructions";
     case Operation::desktop_action: return "desktop_action";
+    case Operation::create_checkpoint: return "create_checkpoint";
+    case Operation::list_checkpoints: return "list_checkpoints";
+    case Operation::restore_checkpoint: return "restore_checkpoint";
+    case Operation::fork_checkpoint: return "fork_checkpoint";
+    case Operation::delete_checkpoint: return "delete_checkpoint";
   }
   return "unknown operation";
 }

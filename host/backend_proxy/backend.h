@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/json.h"
 #include <uv.h>
@@ -37,10 +38,24 @@ enum class Operation {
   wait_for_death,
   tool_instructions,
   desktop_action,  // the desktop-control extension (ext/vc_backend_desktop_control.h)
+  // The checkpoints extension (ext/vc_backend_checkpoints.h).
+  create_checkpoint,
+  list_checkpoints,
+  restore_checkpoint,
+  fork_checkpoint,
+  delete_checkpoint,
 };
 
 // "validate", "ensure_image", ... (the names used in the SDK's schema files).
 const char* operation_name(Operation op);
+
+// What a plugin answered when the host asked it for an optional extension's table.
+struct ExtensionOffer {
+  bool returned = false;      // get_extension gave a table
+  uint32_t struct_size = 0;   // that table's struct_size (0 when none was returned)
+  bool usable = false;        // large enough for every operation: the host uses it
+  std::vector<Operation> null_slots;  // operations of a usable table the plugin left NULL
+};
 
 struct OpCallbacks {
   // [loop-thread] One stream chunk (VC_STREAM_STDOUT / STDERR / PROGRESS), in emit order.
@@ -79,6 +94,12 @@ class Backend {
   // The returned handle cancels the op (ops->cancel + is_cancelled).
   virtual CancelHandle start(Operation op, const Json& request, OpCallbacks callbacks,
                              std::string_view stdin_bytes = {}) = 0;
+
+  // [loop-thread] What the plugin offers of the checkpoints extension. A backend without a
+  // usable table answers every checkpoint operation VC_E_UNSUPPORTED; upper rooms ask
+  // offers_checkpoints() before they offer checkpoints at all.
+  virtual ExtensionOffer checkpoints_offer() const { return {}; }
+  bool offers_checkpoints() const { return checkpoints_offer().usable; }
 
   // [loop-thread] Number of started ops not yet completed.
   virtual size_t pending_ops() const = 0;

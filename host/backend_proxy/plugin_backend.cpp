@@ -65,6 +65,11 @@ vc_async_op_fn async_slot(const PluginInstance& instance, Operation operation) {
     case Operation::wait_for_death: return ops.wait_for_death;
     case Operation::tool_instructions: return ops.tool_instructions;
     case Operation::desktop_action: return instance.desktop_control.desktop_action;
+    case Operation::create_checkpoint: return instance.checkpoints.create_checkpoint;
+    case Operation::list_checkpoints: return instance.checkpoints.list_checkpoints;
+    case Operation::restore_checkpoint: return instance.checkpoints.restore_checkpoint;
+    case Operation::fork_checkpoint: return instance.checkpoints.fork_checkpoint;
+    case Operation::delete_checkpoint: return instance.checkpoints.delete_checkpoint;
     case Operation::exec: break;  // its own signature
   }
   return nullptr;

@@ -39,6 +39,7 @@ class PluginBackend final : public Backend, public std::enable_shared_from_this<
   uv_loop_t* loop() const override { return loop_; }
   CancelHandle start(Operation op, const Json& request, OpCallbacks callbacks,
                      std::string_view stdin_bytes = {}) override;
+  ExtensionOffer checkpoints_offer() const override { return instance_.checkpoints_offer; }
   size_t pending_ops() const override;
   void shutdown(uint64_t deadline_ms, std::function<void()> done) override;
 

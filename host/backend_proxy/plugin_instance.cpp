@@ -1,9 +1,11 @@
+// plugin_instance.cpp — see plugin_instance.h. [loop-thread]
 #include "backend_proxy/plugin_instance.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "plugin_loader/retain_forever.h"
 #include "plugin_loader/versioned_struct.h"
@@ -44,6 +46,39 @@ void read_desktop_control(PluginInstance& instance) {
                               sizeof(vc_async_op_fn);
   if (table->struct_size < kMinSize) return;
   plugins::copy_versioned(&instance.desktop_control, table);
+}
+
+// The checkpoints extension arrived with ABI 1.2, whole: a table that does not cover all five
+// operations is not one the host can use (validate-plugin says so). A NULL slot of a usable
+// table is answered VC_E_UNSUPPORTED, as any NULL slot.
+void read_checkpoints(PluginInstance& instance) {
+  if (instance.ops.get_extension == nullptr) return;
+  const void* raw = nullptr;
+  try {
+    raw = instance.ops.get_extension(instance.backend, VC_EXT_BACKEND_CHECKPOINTS);
+  } catch (...) {
+    return;
+  }
+  if (raw == nullptr) return;
+  const auto* table = static_cast<const vc_backend_checkpoints*>(raw);
+  ExtensionOffer& offer = instance.checkpoints_offer;
+  offer.returned = true;
+  offer.struct_size = table->struct_size;
+  constexpr size_t kMinSize =
+      offsetof(vc_backend_checkpoints, delete_checkpoint) + sizeof(vc_async_op_fn);
+  if (table->struct_size < kMinSize) return;
+  plugins::copy_versioned(&instance.checkpoints, table);
+  offer.usable = true;
+  const vc_backend_checkpoints& copied = instance.checkpoints;
+  const std::pair<vc_async_op_fn, Operation> slots[] = {
+      {copied.create_checkpoint, Operation::create_checkpoint},
+      {copied.list_checkpoints, Operation::list_checkpoints},
+      {copied.restore_checkpoint, Operation::restore_checkpoint},
+      {copied.fork_checkpoint, Operation::fork_checkpoint},
+      {copied.delete_checkpoint, Operation::delete_checkpoint}};
+  for (const auto& [slot, operation] : slots) {
+    if (slot == nullptr) offer.null_slots.push_back(operation);
+  }
 }
 
 }  // namespace
@@ -98,6 +133,7 @@ Expected<PluginInstance> create_plugin_instance(const plugins::PluginModule& mod
     return unusable_instance(plugin, backend, "its operations table has no destroy function");
   }
   read_desktop_control(instance);
+  read_checkpoints(instance);
   return instance;
 }
 

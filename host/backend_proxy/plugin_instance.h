@@ -1,10 +1,13 @@
 // plugin_instance.h — calling a descriptor's create_backend and checking what it returned.
 #pragma once
 
+#include <vc-backend-1/ext/vc_backend_checkpoints.h>
+#include <vc-backend-1/ext/vc_backend_desktop_control.h>
 #include <vc-backend-1/vc_backend.h>
 
 #include "common/failure.h"
 #include "common/json.h"
+#include "backend_proxy/backend.h"
 #include "backend_proxy/host_services.h"
 #include "plugin_loader/plugin_module.h"
 
@@ -21,6 +24,10 @@ struct PluginInstance {
   // The desktop-control extension's table, normalised the same way; all NULL when the plugin
   // offers none (ext/vc_backend_desktop_control.h).
   vc_backend_desktop_control desktop_control{};
+  // The checkpoints extension's table (ext/vc_backend_checkpoints.h): all NULL unless the
+  // plugin returned one covering every operation; `checkpoints_offer` says what it returned.
+  vc_backend_checkpoints checkpoints{};
+  ExtensionOffer checkpoints_offer;
 };
 
 // The config document of create_backend: {"options": options} (an object when options is null).

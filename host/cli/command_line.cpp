@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include <CLI/CLI.hpp>
+#include <vc-backend-1/cpp/checkpoint_name.h>
 
 #include "cli/config_validation.h"
 #include "cli/env_flag.h"
@@ -32,6 +33,7 @@ struct HostOptionValues {
   std::string auth_token;
   bool allow_unauthenticated_http = false;
   bool lifecycle_tools = false;
+  bool no_checkpoint_tools = false;
   std::string shell = ServerConfig().shell;
   bool network = ServerConfig().network_access;
   std::string tool_instruction_override;
@@ -113,8 +115,14 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
       ->group(group);
   app.add_flag("--lifecycle-tools", v.lifecycle_tools,
                "Also offer computer_list, computer_create, computer_restart, "
-               "computer_factory_reset and computer_delete, for orchestrators that manage many "
-               "computers (off by default: the model gets one computer)")
+               "computer_factory_reset, computer_delete and (when the backend keeps "
+               "checkpoints) computer_fork, for orchestrators that manage many computers, and "
+               "let the checkpoint tools name a computer (off by default: the model gets one "
+               "computer)")
+      ->group(group);
+  app.add_flag("--no-checkpoint-tools", v.no_checkpoint_tools,
+               "Do not offer checkpoint_create, checkpoint_list, checkpoint_restore and "
+               "checkpoint_delete (offered by default when the backend keeps checkpoints)")
       ->group(group);
   app.add_option("--shell", v.shell, "Shell that runs the command of terminal_execute")
       ->capture_default_str()->group(group);
@@ -129,12 +137,14 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
   return handles;
 }
 
-// `computers list|restart|reset|delete|exec`. Host and backend options may come before or
-// after the action (fallthrough), so `computers list --backend podman` works.
+// `computers list|prepare|restart|reset|delete|exec|checkpoint|checkpoints|restore|fork|
+// checkpoint-delete`. Host and backend options may come before or after the action
+// (fallthrough), so `computers list --backend podman` works.
 void add_computers_command(CLI::App& app, HostOptions& handles, ComputersCommand& values) {
   CLI::App* computers = app.add_subcommand(
       "computers",
-      "Manage this backend's computers: list, prepare, restart, reset, delete, exec");
+      "Manage this backend's computers: list, prepare, restart, reset, delete, exec, and their "
+      "checkpoints: checkpoint, checkpoints, restore, fork, checkpoint-delete");
   computers->fallthrough();
   computers->require_subcommand(1);
   computers->add_flag("--json", values.json, "Print JSON instead of tables and sentences");
@@ -146,8 +156,13 @@ void add_computers_command(CLI::App& app, HostOptions& handles, ComputersCommand
     if (kind != ComputersAction::list && kind != ComputersAction::prepare) {
       sub->add_option("computer_id", values.computer_id, "The computer's id")->required();
     }
-    if (kind == ComputersAction::reset || kind == ComputersAction::remove) {
+    if (kind == ComputersAction::reset || kind == ComputersAction::remove ||
+        kind == ComputersAction::restore) {
       sub->add_flag("-y,--yes", values.yes, "Do not ask for confirmation");
+    }
+    if (kind == ComputersAction::checkpoint || kind == ComputersAction::restore ||
+        kind == ComputersAction::checkpoint_delete) {
+      sub->add_option("name", values.checkpoint, "The checkpoint's name")->required();
     }
     handles.computers_actions.emplace_back(sub, kind);
     return sub;
@@ -168,6 +183,53 @@ void add_computers_command(CLI::App& app, HostOptions& handles, ComputersCommand
   exec->add_flag("--stdin", values.forward_stdin, "Pass this process's stdin to the command");
   exec->add_option("--workdir", values.working_directory,
                    "Absolute directory to run in (default: the workspace)");
+  action("checkpoint",
+         "Save a computer's files as a named checkpoint: checkpoint ID NAME (files only, not "
+         "running programs)",
+         ComputersAction::checkpoint);
+  action("checkpoints", "List a computer's checkpoints, oldest first", ComputersAction::checkpoints);
+  action("restore",
+         "Bring a computer's files back to a checkpoint: restore ID NAME; later changes are "
+         "lost and running programs end",
+         ComputersAction::restore);
+  CLI::App* fork = action(
+      "fork",
+      "Create a new computer from a computer's checkpoint, or from its current files: fork ID "
+      "NEW-ID [--checkpoint NAME]",
+      ComputersAction::fork);
+  fork->add_option("new_computer_id", values.new_computer_id, "The new computer's id")->required();
+  fork->add_option("--checkpoint", values.checkpoint,
+                   "The checkpoint to start from (default: the current files)");
+  action("checkpoint-delete", "Delete a computer's checkpoint: checkpoint-delete ID NAME",
+         ComputersAction::checkpoint_delete);
+}
+
+// Why the parsed `computers` command cannot run (ids and names are checked before any backend
+// is asked), or nullopt.
+std::optional<std::string> computers_command_problem(const ComputersCommand& computers) {
+  const auto id_problem = [](const std::string& id) {
+    return "'" + id +
+           "' is not a computer id: ids are 1-63 lowercase letters, numbers, or hyphens, "
+           "starting and ending with a letter or number.";
+  };
+  if (computers.action != ComputersAction::list && computers.action != ComputersAction::prepare &&
+      !is_valid_computer_id(computers.computer_id)) {
+    return id_problem(computers.computer_id);
+  }
+  if (computers.action == ComputersAction::fork) {
+    if (!is_valid_computer_id(computers.new_computer_id)) {
+      return id_problem(computers.new_computer_id);
+    }
+    if (computers.new_computer_id == computers.computer_id) {
+      return "fork needs a new computer id: '" + computers.computer_id +
+             "' is the computer being forked.";
+    }
+  }
+  if (computers.checkpoint && !sdk::is_valid_checkpoint_name(*computers.checkpoint)) {
+    return "'" + *computers.checkpoint + "' is not a checkpoint name: " +
+           sdk::kCheckpointNameRule;
+  }
+  return std::nullopt;
 }
 
 HostOptions add_host_options(CLI::App& app, HostOptionValues& v, ComputersCommand& computers) {
@@ -279,6 +341,7 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
   config.task_id_prefix = v.task_id_prefix;
   config.sse_keepalive_s = v.sse_keepalive;
   config.lifecycle_tools = v.lifecycle_tools;
+  config.checkpoint_tools = !v.no_checkpoint_tools;
   config.shell = v.shell;
   if (handles.tool_instruction_override->count() > 0) {
     config.tool_instruction_override = v.tool_instruction_override;
@@ -394,13 +457,8 @@ ParseOutcome parse_command_line(int argc, const char* const* argv,
     for (const auto& [sub, kind] : handles.computers_actions) {
       if (sub->parsed()) computers.action = kind;
     }
-    if (computers.action != ComputersAction::list && computers.action != ComputersAction::prepare &&
-        !is_valid_computer_id(computers.computer_id)) {
-      return {std::nullopt,
-              report_config_error(err, "'" + computers.computer_id +
-                                           "' is not a computer id: ids are 1-63 lowercase "
-                                           "letters, numbers, or hyphens, starting and ending "
-                                           "with a letter or number.")};
+    if (auto problem = computers_command_problem(computers)) {
+      return {std::nullopt, report_config_error(err, *problem)};
     }
     outcome.command_line->computers = std::move(computers);
     outcome.command_line->notices.clear();  // the default-id notice is about serving

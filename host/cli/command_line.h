@@ -41,16 +41,32 @@ Prescan prescan_command_line(int argc, const char* const* argv);
 enum class Command { serve, list_plugins, computers };
 
 // `mcp-virtual-computer computers ACTION ...`: the operator's command line.
-enum class ComputersAction { list, prepare, restart, reset, remove, exec };
+enum class ComputersAction {
+  list,
+  prepare,
+  restart,
+  reset,
+  remove,
+  exec,
+  checkpoint,         // `checkpoint ID NAME`: save the computer's files as NAME
+  checkpoints,        // `checkpoints ID`: list them
+  restore,            // `restore ID NAME`: its files back to NAME (asks unless --yes)
+  fork,               // `fork ID NEW-ID [--checkpoint NAME]`: a new computer from them
+  checkpoint_delete,  // `checkpoint-delete ID NAME`
+};
 
 struct ComputersCommand {
   ComputersAction action = ComputersAction::list;
   std::string computer_id;         // all but list
   std::vector<std::string> argv;   // exec: the command and its arguments
   bool json = false;               // --json: machine-readable output
-  bool yes = false;                // --yes: no confirmation prompt (reset, delete)
+  bool yes = false;                // --yes: no confirmation prompt (reset, delete, restore)
   bool forward_stdin = false;      // exec --stdin: the command reads this process's stdin
   std::optional<std::string> working_directory;  // exec --workdir
+  // checkpoint, restore, checkpoint-delete: the checkpoint's name; fork --checkpoint: the one
+  // to start from (absent: the current files). Checked against the name rule when parsing.
+  std::optional<std::string> checkpoint;
+  std::string new_computer_id;     // fork: the new computer's id
 };
 
 struct CommandLine {

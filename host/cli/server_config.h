@@ -33,6 +33,9 @@ struct ServerConfig {
   std::optional<std::string> auth_token;
   bool allow_unauthenticated_http = false;
   bool lifecycle_tools = false;  // --lifecycle-tools: the computer_* management tools
+  // The checkpoint_* tools, offered when the backend keeps checkpoints;
+  // --no-checkpoint-tools turns them off.
+  bool checkpoint_tools = true;
   // --request-state-key-file: the secret that seals the state of input-required results
   // (docs/protocol.md); processes behind one load balancer share it. Unset: random per process.
   std::optional<std::filesystem::path> request_state_key_file;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <utility>
 
+#include <vc-backend-1/cpp/computer_id.h>
 #include <vc-backend-1/vc_op.h>
 #include <vc-backend-1/vc_status.h>
 
@@ -28,6 +29,18 @@ struct StepOptions {
   uint64_t output_limit = 0;
   std::string stdin_bytes;
 };
+
+// An op's VC_STREAM_PROGRESS events, handed to `progress` (which may be empty).
+StepOptions reporting_progress(ProgressFn progress) {
+  StepOptions options;
+  options.on_emit = [progress = std::move(progress)](vc_stream stream, std::string_view bytes) {
+    if (stream != VC_STREAM_PROGRESS || !progress) return;
+    if (auto event = read_progress_event(bytes)) {
+      progress(event->progress, event->total, event->message);
+    }
+  };
+  return options;
+}
 
 // A sequence of backend ops run one after another. Cancelling it cancels the op that runs and
 // keeps the next one from starting.
@@ -168,6 +181,69 @@ struct ComputerLifecycle::State : std::enable_shared_from_this<State> {
     return running;
   }
 
+  Failure no_checkpoints() const {
+    return Failure{VC_E_UNSUPPORTED, "The " + backend->info().name +
+                                         " backend has no checkpoints: it cannot save or "
+                                         "restore a computer's files."};
+  }
+
+  // Validates (once), then runs one op whose result `read` turns into the caller's value.
+  template <class T>
+  CancelHandle validated_op(backend_proxy::Operation op, Json request, ProgressFn progress,
+                            std::function<Expected<T>(const Json&)> read,
+                            std::function<void(Expected<T>)> done) {
+    auto running = chain();
+    auto shared_done = std::make_shared<std::function<void(Expected<T>)>>(std::move(done));
+    validated_then(
+        running,
+        [running, op, request = std::move(request), progress = std::move(progress),
+         read = std::move(read), shared_done] {
+          running->run(
+              op, request,
+              [read, shared_done](Expected<Json> result) {
+                if (!result.ok()) return (*shared_done)(result.error());
+                (*shared_done)(read(result.value()));
+              },
+              reporting_progress(progress));
+        },
+        [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
+    return running;
+  }
+
+  // Runs `operation` on the computer `target` names: at once for an id; for nullopt (the
+  // server's own computer), once the registry has acquired it. `done` hears a refusal or
+  // failure of the acquisition, else what `operation` reports.
+  template <class T>
+  CancelHandle on_computer(
+      const std::optional<std::string>& target,
+      std::function<CancelHandle(const std::string&, std::function<void(Expected<T>)>)> operation,
+      std::function<void(Expected<T>)> done) {
+    if (target) return operation(*target, std::move(done));
+    auto steps = std::make_shared<StepSequence>();
+    if (registry == nullptr) {
+      done(Failure{VC_E_INVALID_ARGUMENT,
+                   "This server has no computer of its own: name the computer."});
+      return steps;
+    }
+    auto shared_done = std::make_shared<std::function<void(Expected<T>)>>(std::move(done));
+    // acquire() may answer before it returns; the operation it then starts is what a cancel
+    // stops.
+    auto waiting = registry->acquire(
+        nullptr, [self = shared_from_this(), steps, operation = std::move(operation),
+                  shared_done](Expected<ComputerInfo> ready) {
+          if (!ready) return (*shared_done)(ready.error());
+          if (steps->cancelled()) return (*shared_done)(cancelled_chain());
+          steps->follow(operation(self->registry->settings().computer_id,
+                                  // Keeps the handle, which callers may hold weakly, alive
+                                  // while the operation runs.
+                                  [shared_done, steps](Expected<T> outcome) {
+                                    (*shared_done)(std::move(outcome));
+                                  }));
+        });
+    if (!steps->following()) steps->follow(std::move(waiting));
+    return steps;
+  }
+
   // Runs a computer-changing op, inside the registry's maintenance window when it concerns
   // the server's own computer.
   void change(const std::shared_ptr<OpChain>& chain, backend_proxy::Operation op, const Json& request,
@@ -220,13 +296,7 @@ CancelHandle ComputerLifecycle::prepare_image(ProgressFn progress,
                                               std::function<void(Expected<std::string>)> done) {
   auto chain = state_->chain();
   auto shared_done = std::make_shared<std::function<void(Expected<std::string>)>>(std::move(done));
-  StepOptions with_progress;
-  with_progress.on_emit = [progress](vc_stream stream, std::string_view bytes) {
-    if (stream != VC_STREAM_PROGRESS || !progress) return;
-    if (auto event = read_progress_event(bytes)) {
-      progress(event->progress, event->total, event->message);
-    }
-  };
+  const StepOptions with_progress = reporting_progress(progress);
   state_->validated_then(
       chain,
       [chain, shared_done, with_progress] {
@@ -252,13 +322,7 @@ CancelHandle ComputerLifecycle::create(CreateSpec spec, ProgressFn progress, Inf
   auto state = state_;
   auto shared_done = std::make_shared<InfoDone>(std::move(done));
   auto fail = [shared_done](Failure failure) { (*shared_done)(std::move(failure)); };
-  StepOptions with_progress;
-  with_progress.on_emit = [progress](vc_stream stream, std::string_view bytes) {
-    if (stream != VC_STREAM_PROGRESS || !progress) return;
-    if (auto event = read_progress_event(bytes)) {
-      progress(event->progress, event->total, event->message);
-    }
-  };
+  const StepOptions with_progress = reporting_progress(progress);
   auto create_step = [chain, state, spec, shared_done, with_progress] {
     ComputerSettings settings = state->defaults;
     settings.computer_id = spec.computer_id;
@@ -390,6 +454,153 @@ CancelHandle ComputerLifecycle::remove(const std::string& computer_id,
       },
       [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
   return chain;
+}
+
+namespace {
+
+using OutcomeDone = std::function<void(Expected<CheckpointOutcome>)>;
+
+// A request refused before any backend op: `done` hears why at once.
+template <class T>
+CancelHandle refuse_at_once(const std::function<void(Expected<T>)>& done, Failure failure) {
+  done(std::move(failure));
+  return std::make_shared<StepSequence>();
+}
+
+}  // namespace
+
+bool ComputerLifecycle::offers_checkpoints() const { return state_->backend->offers_checkpoints(); }
+
+CancelHandle ComputerLifecycle::create_checkpoint(const std::optional<std::string>& computer_id,
+                                                  const std::string& name, ProgressFn progress,
+                                                  OutcomeDone done) {
+  if (!offers_checkpoints()) return refuse_at_once(done, state_->no_checkpoints());
+  if (auto problem = checkpoint_name_problem(name)) {
+    return refuse_at_once(done, Failure{VC_E_INVALID_ARGUMENT, *problem});
+  }
+  auto state = state_;
+  return state_->on_computer<CheckpointOutcome>(
+      computer_id,
+      [state, name, progress](const std::string& id, OutcomeDone finished) {
+        return state->validated_op<CheckpointOutcome>(
+            backend_proxy::Operation::create_checkpoint, checkpoint_request(id, name), progress,
+            [id](const Json& result) { return read_checkpoint_outcome(result, id, true); },
+            std::move(finished));
+      },
+      std::move(done));
+}
+
+CancelHandle ComputerLifecycle::list_checkpoints(
+    const std::optional<std::string>& computer_id,
+    std::function<void(Expected<CheckpointListing>)> done) {
+  if (!offers_checkpoints()) return refuse_at_once(done, state_->no_checkpoints());
+  auto state = state_;
+  return state_->on_computer<CheckpointListing>(
+      computer_id,
+      [state](const std::string& id, std::function<void(Expected<CheckpointListing>)> finished) {
+        return state->validated_op<CheckpointListing>(
+            backend_proxy::Operation::list_checkpoints, computer_request(id), nullptr,
+            [id](const Json& result) { return read_checkpoint_listing(result, id); },
+            std::move(finished));
+      },
+      std::move(done));
+}
+
+CancelHandle ComputerLifecycle::restore_checkpoint(const std::optional<std::string>& computer_id,
+                                                   const std::string& name, ProgressFn progress,
+                                                   OutcomeDone done) {
+  if (!offers_checkpoints()) return refuse_at_once(done, state_->no_checkpoints());
+  if (auto problem = checkpoint_name_problem(name)) {
+    return refuse_at_once(done, Failure{VC_E_INVALID_ARGUMENT, *problem});
+  }
+  auto state = state_;
+  return state_->on_computer<CheckpointOutcome>(
+      computer_id,
+      [state, name, progress](const std::string& id, OutcomeDone finished) {
+        auto running = state->chain();
+        auto shared_done = std::make_shared<OutcomeDone>(std::move(finished));
+        state->validated_then(
+            running,
+            [state, running, id, name, progress, shared_done] {
+              // The backend replaces the computer's files, perhaps the computer itself: for the
+              // server's own computer that is planned, not a death (as a restart).
+              const bool maintained = state->owns_server_computer(id);
+              if (maintained) state->registry->begin_maintenance();
+              running->run(
+                  backend_proxy::Operation::restore_checkpoint, checkpoint_request(id, name),
+                  [state, maintained, id, shared_done](Expected<Json> result) {
+                    Expected<CheckpointOutcome> outcome =
+                        result.ok() ? read_checkpoint_outcome(result.value(), id, true)
+                                    : Expected<CheckpointOutcome>(result.error());
+                    if (maintained) {
+                      state->registry->end_maintenance(
+                          outcome.ok()
+                              ? Expected<std::optional<ComputerInfo>>(outcome.value().computer)
+                              : Expected<std::optional<ComputerInfo>>(outcome.error()));
+                    }
+                    (*shared_done)(std::move(outcome));
+                  },
+                  reporting_progress(progress));
+            },
+            [shared_done](Failure failure) { (*shared_done)(std::move(failure)); });
+        return CancelHandle(running);
+      },
+      std::move(done));
+}
+
+CancelHandle ComputerLifecycle::fork_checkpoint(ForkSpec spec, ProgressFn progress,
+                                                OutcomeDone done) {
+  if (!offers_checkpoints()) return refuse_at_once(done, state_->no_checkpoints());
+  if (spec.checkpoint) {
+    if (auto problem = checkpoint_name_problem(*spec.checkpoint)) {
+      return refuse_at_once(done, Failure{VC_E_INVALID_ARGUMENT, *problem});
+    }
+  }
+  if (!sdk::is_valid_computer_id(spec.new_computer_id)) {
+    return refuse_at_once(
+        done, Failure{VC_E_INVALID_ARGUMENT,
+                      "'" + spec.new_computer_id + "' cannot name the new computer: " +
+                          sdk::kComputerIdRule});
+  }
+  auto state = state_;
+  const auto source = spec.computer_id;
+  return state_->on_computer<CheckpointOutcome>(
+      source,
+      [state, spec = std::move(spec), progress](const std::string& id, OutcomeDone finished) {
+        if (id == spec.new_computer_id) {
+          return refuse_at_once(
+              finished, Failure{VC_E_INVALID_ARGUMENT,
+                                "A fork needs a new computer id; '" + id +
+                                    "' is the computer being forked."});
+        }
+        return state->validated_op<CheckpointOutcome>(
+            backend_proxy::Operation::fork_checkpoint, fork_request(id, spec), progress,
+            [new_id = spec.new_computer_id, expected = spec.checkpoint.has_value()](
+                const Json& result) { return read_checkpoint_outcome(result, new_id, expected); },
+            std::move(finished));
+      },
+      std::move(done));
+}
+
+CancelHandle ComputerLifecycle::delete_checkpoint(const std::optional<std::string>& computer_id,
+                                                  const std::string& name,
+                                                  std::function<void(Expected<bool>)> done) {
+  if (!offers_checkpoints()) return refuse_at_once(done, state_->no_checkpoints());
+  if (auto problem = checkpoint_name_problem(name)) {
+    return refuse_at_once(done, Failure{VC_E_INVALID_ARGUMENT, *problem});
+  }
+  auto state = state_;
+  return state_->on_computer<bool>(
+      computer_id,
+      [state, name](const std::string& id, std::function<void(Expected<bool>)> finished) {
+        return state->validated_op<bool>(backend_proxy::Operation::delete_checkpoint,
+                                         checkpoint_request(id, name), nullptr,
+                                         [](const Json& result) {
+                                           return read_checkpoint_deletion(result);
+                                         },
+                                         std::move(finished));
+      },
+      std::move(done));
 }
 
 CancelHandle ComputerLifecycle::exec(const std::string& computer_id, ExecRequest request,

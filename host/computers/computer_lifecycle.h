@@ -1,6 +1,7 @@
 // computer_lifecycle.h — managing computers by id: list, create, restart, factory reset,
-// delete, network access, and a command whose output streams as it comes. What the
-// --lifecycle-tools tools and the operator's `computers` command do.
+// delete, network access, checkpoints (create, list, restore, fork, delete), and a command whose
+// output streams as it comes. What the --lifecycle-tools tools, the checkpoint tools and the
+// operator's `computers` command do.
 //
 // Each operation validates the backend first (once per ComputerLifecycle), then runs the
 // backend op(s); the backend's own message reaches the caller unchanged when one fails
@@ -22,6 +23,7 @@
 
 #include "common/cancellable.h"
 #include "common/failure.h"
+#include "computers/checkpoint_types.h"
 #include "computers/computer_registry.h"
 #include "computers/computer_types.h"
 
@@ -100,6 +102,47 @@ class ComputerLifecycle {
   // at once (the computer died, the server is shutting down) or there is no registry.
   CancelHandle switch_server_computer(ComputerSwitch which, bool enabled,
                                       std::function<void(Expected<ComputerInfo>)> done);
+
+  // Whether the backend keeps checkpoints (the checkpoints extension). Without them every
+  // checkpoint member below refuses with VC_E_UNSUPPORTED ("The <name> backend has no
+  // checkpoints.") and no backend op runs.
+  bool offers_checkpoints() const;
+
+  // Checkpoints of a computer's files (ext/vc_backend_checkpoints.h). `computer_id` nullopt
+  // means the server's own computer, acquired first as any tool call does
+  // (VC_E_INVALID_ARGUMENT without a registry). A name is checked against the rule before any
+  // backend op (VC_E_INVALID_ARGUMENT with checkpoint_name_problem()'s sentence). Unlike the
+  // members above, `done` may run before these return: when the request is refused at once
+  // (no checkpoints, a bad name or id, the registry refusing). The backend's failures reach
+  // `done` unchanged (VC_E_NOT_FOUND: no such computer or checkpoint; VC_E_ALREADY_EXISTS: the
+  // name or the fork's id is taken).
+
+  // Saves the computer's files under a new name; the computer keeps running.
+  CancelHandle create_checkpoint(const std::optional<std::string>& computer_id,
+                                 const std::string& name, ProgressFn progress,
+                                 std::function<void(Expected<CheckpointOutcome>)> done);
+
+  // The computer's checkpoints, oldest first.
+  CancelHandle list_checkpoints(const std::optional<std::string>& computer_id,
+                                std::function<void(Expected<CheckpointListing>)> done);
+
+  // Brings the computer's files back to a checkpoint, in place: the same id, settings, desktop
+  // mode and network state; running processes are not brought back, and the computer runs
+  // afterwards. The server's own computer is restored inside the registry's maintenance
+  // window, as a restart is, so the replacement is not taken for its death.
+  CancelHandle restore_checkpoint(const std::optional<std::string>& computer_id,
+                                  const std::string& name, ProgressFn progress,
+                                  std::function<void(Expected<CheckpointOutcome>)> done);
+
+  // Makes a new computer, spec.new_computer_id, from a checkpoint or from the current files;
+  // the source is untouched. `done` hears the new computer (running). The new id is checked
+  // against the computer id rule and must differ from the source's (VC_E_INVALID_ARGUMENT).
+  CancelHandle fork_checkpoint(ForkSpec spec, ProgressFn progress,
+                               std::function<void(Expected<CheckpointOutcome>)> done);
+
+  // Deletes one checkpoint; the computer and its files are untouched.
+  CancelHandle delete_checkpoint(const std::optional<std::string>& computer_id,
+                                 const std::string& name, std::function<void(Expected<bool>)> done);
 
   // Runs a command on an existing computer (started first if it is stopped, its network and
   // desktop state kept), handing output to `output` as it arrives. request.output_limit 0

@@ -37,6 +37,19 @@ std::optional<ExecOutcome> outcome_from_name(const std::string& name) {
   return std::nullopt;
 }
 
+Failure unusable_checkpoint_result(const char* op, const std::string& why) {
+  return Failure{VC_E_FAILED,
+                 std::string("The backend returned an unusable ") + op + " result: " + why + "."};
+}
+
+Expected<CheckpointInfo> read_checkpoint_info(const Json& doc, const char* op) {
+  try {
+    return CheckpointInfo::from_json(doc);
+  } catch (const std::invalid_argument& error) {
+    return unusable_checkpoint_result(op, error.what());
+  }
+}
+
 }  // namespace
 
 Json attach_request(const ComputerSettings& settings) {
@@ -108,6 +121,67 @@ Expected<ExecCompletion> read_exec_result(const Json& result) {
     completion.duration_ms = duration->get<int64_t>();
   }
   return completion;
+}
+
+Json checkpoint_request(const std::string& computer_id, const std::string& name) {
+  return Json{{"computer_id", computer_id}, {"name", name}};
+}
+
+Json fork_request(const std::string& computer_id, const ForkSpec& spec) {
+  Json doc{{"computer_id", computer_id}, {"new_computer_id", spec.new_computer_id}};
+  if (spec.checkpoint) doc["name"] = *spec.checkpoint;
+  return doc;
+}
+
+Expected<CheckpointOutcome> read_checkpoint_outcome(const Json& result,
+                                                    const std::string& computer_id,
+                                                    bool checkpoint_expected) {
+  const char* op = "checkpoint";
+  if (!result.is_object()) return unusable_checkpoint_result(op, "it is not a JSON object");
+  auto computer = result.find("computer");
+  if (computer == result.end()) return unusable_checkpoint_result(op, "it has no \"computer\"");
+  auto info = read_computer_info(*computer);
+  if (!info.ok()) return info.error();
+  if (info.value().computer_id != computer_id) {
+    return Failure{VC_E_FAILED, "The backend returned computer '" + info.value().computer_id +
+                                    "' when asked for '" + computer_id + "'."};
+  }
+  CheckpointOutcome outcome;
+  outcome.computer = std::move(info).value();
+  auto checkpoint = result.find("checkpoint");
+  if (checkpoint == result.end() || checkpoint->is_null()) {
+    if (checkpoint_expected) return unusable_checkpoint_result(op, "it has no \"checkpoint\"");
+    return outcome;
+  }
+  auto read = read_checkpoint_info(*checkpoint, op);
+  if (!read.ok()) return read.error();
+  outcome.checkpoint = std::move(read).value();
+  return outcome;
+}
+
+Expected<CheckpointListing> read_checkpoint_listing(const Json& result,
+                                                    const std::string& computer_id) {
+  const char* op = "list_checkpoints";
+  if (!result.is_object()) return unusable_checkpoint_result(op, "it is not a JSON object");
+  auto entries = result.find("checkpoints");
+  if (entries == result.end() || !entries->is_array()) {
+    return unusable_checkpoint_result(op, "\"checkpoints\" must be an array");
+  }
+  CheckpointListing listing;
+  listing.computer_id = computer_id;
+  for (const auto& entry : *entries) {
+    auto read = read_checkpoint_info(entry, op);
+    if (!read.ok()) return read.error();
+    listing.checkpoints.push_back(std::move(read).value());
+  }
+  return listing;
+}
+
+Expected<bool> read_checkpoint_deletion(const Json& result) {
+  if (!result.is_object() || result.value("deleted", Json()) != true) {
+    return unusable_checkpoint_result("delete_checkpoint", "it does not say \"deleted\": true");
+  }
+  return true;
 }
 
 std::optional<ProgressEvent> read_progress_event(std::string_view bytes) {

@@ -11,6 +11,7 @@
 
 #include "common/failure.h"
 #include "common/json.h"
+#include "computers/checkpoint_types.h"
 #include "computers/computer_registry.h"
 #include "computers/computer_types.h"
 
@@ -50,6 +51,27 @@ Expected<ExecCompletion> read_exec_result(const Json& result);
 inline bool image_step_failed(const Expected<Json>& result) {
   return !result.ok() && result.error().status != VC_E_UNSUPPORTED;
 }
+
+// create_checkpoint, restore_checkpoint, delete_checkpoint: {"computer_id","name"}.
+Json checkpoint_request(const std::string& computer_id, const std::string& name);
+
+// fork_checkpoint: {"computer_id","new_computer_id","name"?} (no name: the current files).
+Json fork_request(const std::string& computer_id, const ForkSpec& spec);
+
+// A create/restore/fork result {"checkpoint","computer"}, checked to describe `computer_id`
+// (the new computer, for a fork). `checkpoint_expected`: the checkpoint may not be null (only
+// a fork of the current files has none). A malformed one is a Failure naming the bad field.
+Expected<CheckpointOutcome> read_checkpoint_outcome(const Json& result,
+                                                    const std::string& computer_id,
+                                                    bool checkpoint_expected);
+
+// A list_checkpoints result {"computer_id","checkpoints":[...]}, in the backend's order
+// (oldest first).
+Expected<CheckpointListing> read_checkpoint_listing(const Json& result,
+                                                    const std::string& computer_id);
+
+// A delete_checkpoint result: Failure unless it says {"deleted": true}.
+Expected<bool> read_checkpoint_deletion(const Json& result);
 
 // One VC_STREAM_PROGRESS event: {"progress":n,"total":n?,"message":s?}.
 // nullopt for anything that is not such an event (progress is advisory: a bad one is dropped).

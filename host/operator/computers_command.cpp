@@ -71,6 +71,10 @@ std::optional<std::string> confirmation_question(const cli::ComputersCommand& co
   if (command.action == ComputersAction::remove) {
     return "Delete computer " + id + " and all of its files?";
   }
+  if (command.action == ComputersAction::restore) {
+    return "Restore computer " + id + " to checkpoint '" + command.checkpoint.value_or("") +
+           "'? Files changed since it was taken are lost, and running programs end.";
+  }
   return std::nullopt;
 }
 
@@ -145,8 +149,84 @@ class OperatorRun {
         });
       case ComputersAction::exec:
         return start_exec();
+      case ComputersAction::checkpoint:
+      case ComputersAction::checkpoints:
+      case ComputersAction::restore:
+      case ComputersAction::fork:
+      case ComputersAction::checkpoint_delete:
+        return start_checkpoint_action();
     }
     return nullptr;
+  }
+
+  // Progress of a long checkpoint action, as `prepare` shows it: one line each on stderr.
+  static void show_progress(double progress, std::optional<double> total,
+                            const std::string& message) {
+    std::cerr << message;
+    if (total) std::cerr << " [" << progress << "/" << *total << "]";
+    std::cerr << std::endl;
+  }
+
+  CancelHandle start_checkpoint_action() {
+    const std::string& id = command_.computer_id;
+    const std::string name = command_.checkpoint.value_or("");
+    switch (command_.action) {
+      case ComputersAction::checkpoint:
+        return lifecycle_->create_checkpoint(
+            id, name, show_progress, [this](Expected<computers::CheckpointOutcome> done) {
+              if (!done) return finish(failed(done.error()));
+              const auto& checkpoint = done.value().checkpoint;
+              finish(reporter_.succeed(computers::checkpoint_report(done.value()),
+                                       "Saved checkpoint '" + checkpoint->name +
+                                           "' of computer '" + checkpoint->computer_id +
+                                           "' (files only; " + checkpoint->created + ").\n"));
+            });
+      case ComputersAction::checkpoints:
+        return lifecycle_->list_checkpoints(id, [this](Expected<computers::CheckpointListing> done) {
+          if (!done) return finish(failed(done.error()));
+          finish(reporter_.succeed(computers::checkpoint_listing_report(done.value()),
+                                   format_checkpoint_table(done.value())));
+        });
+      case ComputersAction::restore:
+        return lifecycle_->restore_checkpoint(
+            id, name, show_progress, [this](Expected<computers::CheckpointOutcome> done) {
+              if (!done) return finish(failed(done.error()));
+              finish(reporter_.succeed(computers::checkpoint_report(done.value()),
+                                       "Restored computer '" + done.value().computer.computer_id +
+                                           "' to checkpoint '" + done.value().checkpoint->name +
+                                           "' (sandbox " + done.value().computer.sandbox_id +
+                                           ").\n"));
+            });
+      case ComputersAction::fork: {
+        computers::ForkSpec spec;
+        spec.computer_id = id;
+        spec.new_computer_id = command_.new_computer_id;
+        spec.checkpoint = command_.checkpoint;
+        return lifecycle_->fork_checkpoint(
+            std::move(spec), show_progress,
+            [this, id](Expected<computers::CheckpointOutcome> done) {
+              if (!done) return finish(failed(done.error()));
+              const auto& outcome = done.value();
+              const std::string from = outcome.checkpoint
+                                           ? "checkpoint '" + outcome.checkpoint->name + "'"
+                                           : std::string("its current files");
+              finish(reporter_.succeed(computers::computer_forked_report(id, outcome),
+                                       "Forked computer '" + id + "' (" + from +
+                                           ") into computer '" + outcome.computer.computer_id +
+                                           "' (sandbox " + outcome.computer.sandbox_id +
+                                           ").\n"));
+            });
+      }
+      case ComputersAction::checkpoint_delete:
+        return lifecycle_->delete_checkpoint(id, name, [this, id, name](Expected<bool> done) {
+          if (!done) return finish(failed(done.error()));
+          finish(reporter_.succeed(computers::checkpoint_deleted_report(id, name),
+                                   "Deleted checkpoint '" + name + "' of computer '" + id +
+                                       "'.\n"));
+        });
+      default:
+        return nullptr;
+    }
   }
 
   // The --image option as given, or the backend's default.

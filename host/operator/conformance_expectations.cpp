@@ -26,6 +26,10 @@ std::optional<std::string> op_problem(const ProbeResult& probe, const OpRequirem
   if (probe.result) return std::nullopt;
   const Failure& failure = probe.result.error();
   if (failure.status == VC_E_UNSUPPORTED) {
+    if (requirement.capability == 0 && requirement.capability_name != nullptr) {
+      return std::string("the plugin offers ") + requirement.capability_name + ", but " + op +
+             " answered VC_E_UNSUPPORTED";
+    }
     if (requirement.capability == 0) {
       return op + " answered VC_E_UNSUPPORTED, but every backend must implement it";
     }
@@ -64,6 +68,42 @@ Expected<bool> listing_contains(const ProbeResult& probe, const std::string& com
     if (info.value().computer_id == computer_id) found = true;
   }
   return found;
+}
+
+std::optional<std::string> checkpoints_table_problem(const backend_proxy::ExtensionOffer& offer) {
+  constexpr size_t kAbi12Size = sizeof(vc_backend_checkpoints);
+  if (!offer.usable) {
+    return "get_extension(\"" VC_EXT_BACKEND_CHECKPOINTS "\") returned a table of struct_size " +
+           std::to_string(offer.struct_size) + "; ABI 1.2's has " + std::to_string(kAbi12Size) +
+           " bytes (all five operations), so the host ignores it. Set struct_size = "
+           "sizeof(vc_backend_checkpoints)";
+  }
+  if (!offer.null_slots.empty()) {
+    std::string names;
+    for (auto op : offer.null_slots) {
+      names += (names.empty() ? "" : ", ") + std::string(backend_proxy::operation_name(op));
+    }
+    return "the table leaves " + names +
+           " NULL: a backend that offers checkpoints implements all five operations (or "
+           "returns NULL from get_extension)";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> refusal_problem(const ProbeResult& probe, const char* op_name,
+                                           vc_status expected) {
+  const std::string op = op_name;
+  const std::string wanted = backend_proxy::status_name(expected);
+  if (!probe.completed) {
+    return op + " did not complete within " + std::to_string(probe.elapsed_ms / 1000) +
+           " s (every accepted op must complete exactly once; --op-timeout sets the limit)";
+  }
+  if (!probe.misbehaviours.empty()) return "contract violation: " + joined(probe.misbehaviours);
+  if (probe.result) return op + " succeeded; it should have answered " + wanted;
+  const Failure& failure = probe.result.error();
+  if (failure.status == expected) return std::nullopt;
+  return op + " answered " + backend_proxy::status_name(failure.status) + " (" + failure.message +
+         "); it should have answered " + wanted;
 }
 
 std::string visible_bytes(std::string_view bytes, size_t limit) {

@@ -8,6 +8,7 @@
 
 #include <vc-backend-1/vc_backend.h>
 
+#include "backend_proxy/backend.h"
 #include "common/failure.h"
 #include "common/json.h"
 #include "computers/computer_types.h"
@@ -16,12 +17,23 @@
 
 namespace vc::operator_cli {
 
-// Which capability bit, if any, makes an operation required. 0: every backend must have it.
+// Which capability bit, if any, makes an operation required. 0: every backend must have it,
+// unless `capability_name` names the extension that brought it ("the checkpoints
+// extension"): then a backend offering that extension must have it.
 struct OpRequirement {
   const char* op_name;
   vc_caps capability = 0;     // the bit that declares it; 0 for the required operations
   const char* capability_name = nullptr;  // "VC_CAP_RESTART"
 };
+
+// [any-thread] What is wrong with the checkpoints table a plugin returned (smaller than ABI
+// 1.2's, or a NULL slot), or nullopt when it is whole. Only for a returned table.
+std::optional<std::string> checkpoints_table_problem(const backend_proxy::ExtensionOffer& offer);
+
+// [any-thread] Why the op's outcome is not the refusal `expected` ("VC_E_INVALID_ARGUMENT")
+// it should be, or nullopt when it is.
+std::optional<std::string> refusal_problem(const ProbeResult& probe, const char* op_name,
+                                           vc_status expected);
 
 // [any-thread] Why the op's result cannot be used, or nullopt when it completed successfully,
 // once, with a JSON object: never completed within the deadline, a contract violation logged

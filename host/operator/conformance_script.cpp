@@ -38,6 +38,10 @@ constexpr const char* kStreamsCommand =
 
 constexpr OpRequirement kRequired(const char* op) { return OpRequirement{op, 0, nullptr}; }
 
+constexpr const char* kNoCheckpoints = "skipped (no checkpoints extension)";
+// A name the checkpoint rule refuses: a path and a blank, which no engine tag may hold.
+constexpr const char* kMalformedCheckpointName = "../not a name";
+
 std::string failure_text(const Failure& failure) { return failure.message; }
 
 // "0.4 ms", "12 ms", "1500 ms".
@@ -64,6 +68,8 @@ ConformanceScript::ConformanceScript(uv_loop_t* loop,
   steps_ = {&ConformanceScript::step_validate,        &ConformanceScript::step_ensure_image,
             &ConformanceScript::step_create,
             &ConformanceScript::step_attach,          &ConformanceScript::step_list,
+            &ConformanceScript::step_checkpoints_table, &ConformanceScript::step_list_checkpoints,
+            &ConformanceScript::step_checkpoint_name_refused,
             &ConformanceScript::step_exec_exit_zero,  &ConformanceScript::step_exec_exit_code,
             &ConformanceScript::step_exec_streams,    &ConformanceScript::step_exec_timeout,
             &ConformanceScript::step_exec_output_limit, &ConformanceScript::step_exec_stdin,
@@ -238,6 +244,70 @@ void ConformanceScript::step_list() {
     }
     next();
   });
+}
+
+// The table needs no op: the instance read it when it was created.
+void ConformanceScript::step_checkpoints_table() {
+  const backend_proxy::ExtensionOffer offer = backend_->checkpoints_offer();
+  if (!offer.returned) {
+    report_.skip("extension.checkpoints", "no checkpoints extension (get_extension returns NULL)");
+  } else if (auto problem = checkpoints_table_problem(offer)) {
+    report_.fail("extension.checkpoints", *problem);
+  } else {
+    report_.pass("extension.checkpoints",
+                 "struct_size " + std::to_string(offer.struct_size) + ", all five operations");
+  }
+  next();
+}
+
+// A computer just created has no checkpoints yet.
+void ConformanceScript::step_list_checkpoints() {
+  if (skipped_after_abort("op.list_checkpoints")) return;
+  if (!backend_->offers_checkpoints()) {
+    report_.skip("op.list_checkpoints", kNoCheckpoints);
+    return next();
+  }
+  run_op(Operation::list_checkpoints, computers::computer_request(settings_.computer_id), {},
+         [this](ProbeResult probe) {
+           const OpRequirement requirement{"list_checkpoints", 0, "the checkpoints extension"};
+           if (auto problem = op_problem(probe, requirement)) {
+             report_.fail("op.list_checkpoints", *problem);
+           } else if (auto listing = computers::read_checkpoint_listing(probe.result.value(),
+                                                                        settings_.computer_id);
+                      !listing) {
+             report_.fail("op.list_checkpoints", failure_text(listing.error()));
+           } else if (!listing.value().checkpoints.empty()) {
+             report_.fail("op.list_checkpoints",
+                          "a computer just created lists " +
+                              std::to_string(listing.value().checkpoints.size()) +
+                              " checkpoint(s); it has none yet");
+           } else {
+             report_.pass("op.list_checkpoints", "an empty list for the new computer");
+           }
+           next();
+         });
+}
+
+// Names end up in engine tags and paths: a malformed one is refused before anything is done.
+void ConformanceScript::step_checkpoint_name_refused() {
+  if (skipped_after_abort("checkpoint.invalid-name")) return;
+  if (!backend_->offers_checkpoints()) {
+    report_.skip("checkpoint.invalid-name", kNoCheckpoints);
+    return next();
+  }
+  run_op(Operation::create_checkpoint,
+         computers::checkpoint_request(settings_.computer_id, kMalformedCheckpointName), {},
+         [this](ProbeResult probe) {
+           if (auto problem =
+                   refusal_problem(probe, "create_checkpoint", VC_E_INVALID_ARGUMENT)) {
+             report_.fail("checkpoint.invalid-name",
+                          "with the name \"" + std::string(kMalformedCheckpointName) + "\": " +
+                              *problem);
+           } else {
+             report_.pass("checkpoint.invalid-name", "a malformed name is refused");
+           }
+           next();
+         });
 }
 
 void ConformanceScript::step_exec_exit_zero() { check_exit_code("exec.exit-zero", 0, ""); }

@@ -8,7 +8,11 @@
 // set_network_access off and on again (VC_CAP_NETWORK_ACCESS; the result says so each time);
 // wait_for_death (VC_CAP_WAIT_FOR_DEATH; it waits while the computer runs, and a cancel ends
 // it); remove (the computer leaves the listing; a second remove says removed=false);
-// tool_instructions (a string or null; a backend without it is skipped); and, over the whole
+// tool_instructions (a string or null; a backend without it is skipped); the checkpoints
+// extension when the plugin returns it (its table whole: ABI 1.2's size, no NULL slot;
+// list_checkpoints on the new computer answers an empty list; create_checkpoint refuses a
+// malformed name with VC_E_INVALID_ARGUMENT), "skipped (no checkpoints extension)" when it
+// does not; and, over the whole
 // run, no contract violation (every accepted op completes exactly once, no emit after
 // completing). An operation the capabilities do not declare is "skipped (not declared)".
 #pragma once
@@ -68,6 +72,9 @@ class ConformanceScript {
   void step_create();
   void step_attach();
   void step_list();
+  void step_checkpoints_table();
+  void step_list_checkpoints();
+  void step_checkpoint_name_refused();
   void step_exec_exit_zero();
   void step_exec_exit_code();
   void check_exit_code(const char* check, int code, std::string pass_note);

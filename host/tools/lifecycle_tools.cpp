@@ -18,21 +18,6 @@ namespace {
 using computers::ComputerInfo;
 using computers::ComputerLifecycle;
 
-constexpr const char* kComputerIdPattern = "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$";
-
-Json computer_id_property(const char* description) {
-  return Json{{"description", description},
-              {"maxLength", 63},
-              {"pattern", kComputerIdPattern},
-              {"title", "Computer Id"},
-              {"type", "string"}};
-}
-
-Json annotations(bool read_only, bool destructive, bool idempotent) {
-  return Json{{"readOnlyHint", read_only}, {"destructiveHint", destructive},
-              {"idempotentHint", idempotent}, {"openWorldHint", false}};
-}
-
 Json outcome_schema(Json properties) {
   properties["error"] = typed("string", "Present only when the call failed; says why.");
   return Json{{"type", "object"}, {"properties", std::move(properties)}};
@@ -114,7 +99,7 @@ class ComputerCreateTool final : public LifecycleTool {
                       bool_property("Network Access", "Whether the computer may use the network.",
                                     network_access)}},
                 {}),
-            computer_outcome_schema(), annotations(false, false, false)),
+            computer_outcome_schema(), tool_annotations(false, false, false)),
         network_access_(network_access) {
     definition_.task_support = mcp::TaskSupport::optional;
   }
@@ -157,7 +142,7 @@ class ComputerChangeTool final : public LifecycleTool {
                      const char* id_description, Change change)
       : LifecycleTool(lifecycle, name, description, id_schema(name, id_description),
                       computer_outcome_schema(),
-                      annotations(false, change == Change::factory_reset, true)),
+                      tool_annotations(false, change == Change::factory_reset, true)),
         change_(change) {
     definition_.task_support = mcp::TaskSupport::optional;
   }
@@ -197,7 +182,7 @@ class ComputerDeleteTool final : public LifecycleTool {
                           {"ok", typed("boolean", "True: the computer was deleted.")},
                           {"computer_id", typed("string", "The computer's name.")},
                           {"deleted", typed("boolean", "Always true on success.")}}),
-                      annotations(false, true, false)) {}
+                      tool_annotations(false, true, false)) {}
 
   void call(std::shared_ptr<mcp::ToolCall> call) override {
     const auto computer_id = call->arguments().at("computer_id").get<std::string>();
@@ -211,6 +196,71 @@ class ComputerDeleteTool final : public LifecycleTool {
           });
           cancel_with(call, running);
         });
+  }
+};
+
+class ComputerForkTool final : public LifecycleTool {
+ public:
+  explicit ComputerForkTool(ComputerLifecycle& lifecycle)
+      : LifecycleTool(
+            lifecycle, "computer_fork",
+            "Create and start a new computer from a checkpoint of another computer "
+            "(checkpoint_create), or from its current files when no checkpoint is named. The "
+            "source computer is not changed. The new computer has network access on and the "
+            "desktop mode its files had; running programs are not copied.",
+            object_schema(
+                "computer_fork",
+                Json{{"computer_id", computer_id_property("Name of the computer to fork.")},
+                     {"checkpoint",
+                      Json{{"description",
+                            "Name of the checkpoint to start from; the current files when "
+                            "omitted."},
+                           {"maxLength", 63},
+                           {"minLength", 1},
+                           {"title", "Checkpoint"},
+                           {"type", "string"}}},
+                     {"new_computer_id",
+                      computer_id_property("Name of the new computer; generated when omitted.")}},
+                {"computer_id"}),
+            outcome_schema(Json{
+                {"ok", typed("boolean", "True: the new computer runs.")},
+                {"computer_id", typed("string", "The new computer's name.")},
+                {"sandbox_id", typed("string", "The engine's id for it.")},
+                {"temporary", typed("boolean", "Always false here.")},
+                {"forked_from", typed("string", "The computer it was made from.")},
+                {"checkpoint", typed(Json::array({"object", "null"}),
+                                     "The checkpoint it was made from; null for the current "
+                                     "files.")}}),
+            tool_annotations(false, false, false)) {
+    definition_.task_support = mcp::TaskSupport::optional;
+  }
+
+  void call(std::shared_ptr<mcp::ToolCall> call) override {
+    const Json& arguments = call->arguments();
+    computers::ForkSpec spec;
+    const auto source = arguments.at("computer_id").get<std::string>();
+    spec.computer_id = source;
+    spec.new_computer_id = arguments.contains("new_computer_id")
+                               ? arguments.at("new_computer_id").get<std::string>()
+                               : generated_computer_id();
+    if (arguments.contains("checkpoint")) {
+      spec.checkpoint = arguments.at("checkpoint").get<std::string>();
+      if (auto problem = computers::checkpoint_name_problem(*spec.checkpoint)) {
+        return call->finish(error_payload(*problem));
+      }
+    }
+    call->become_task("Forking computer " + source + " into " + spec.new_computer_id);
+    auto running = lifecycle_.fork_checkpoint(
+        spec,
+        [call](double progress, std::optional<double> total, const std::string& message) {
+          call->report_progress(progress, total, message);
+        },
+        [call, source](Expected<computers::CheckpointOutcome> forked) {
+          if (!forked) return call->finish(error_payload(forked.error().message));
+          call->finish(mcp::ToolResult::from_payload(
+              computers::computer_forked_report(source, forked.value()), false));
+        });
+    cancel_with(call, running);
   }
 };
 
@@ -230,6 +280,7 @@ std::vector<std::unique_ptr<mcp::Tool>> make_lifecycle_tools(const CatalogContex
       "on it is lost.",
       "Name of the computer to reset.", ComputerChangeTool::Change::factory_reset));
   tools.push_back(std::make_unique<ComputerDeleteTool>(lifecycle));
+  if (lifecycle.offers_checkpoints()) tools.push_back(std::make_unique<ComputerForkTool>(lifecycle));
   return tools;
 }
 

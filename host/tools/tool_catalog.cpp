@@ -1,6 +1,7 @@
 // tool_catalog.cpp — the exposed tools, in tools/list order. One line per tool.
 #include "tools/tool_catalog.h"
 
+#include "tools/checkpoint_tools.h"
 #include "tools/computer_status_tools.h"
 #include "tools/file_tools.h"
 #include "tools/lifecycle_tools.h"
@@ -13,6 +14,9 @@ std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& 
   tools.push_back(make_terminal_execute_tool(context));
   for (auto& tool : make_computer_status_tools(context)) tools.push_back(std::move(tool));
   for (auto& tool : make_file_tools(context)) tools.push_back(std::move(tool));
+  if (context.checkpoint_tools) {
+    for (auto& tool : make_checkpoint_tools(context)) tools.push_back(std::move(tool));
+  }
   if (context.lifecycle_tools) {
     for (auto& tool : make_lifecycle_tools(context)) tools.push_back(std::move(tool));
   }

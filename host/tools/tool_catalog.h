@@ -16,6 +16,8 @@ struct CatalogContext {
   computers::ComputerRegistry* registry = nullptr;  // outlives every tool
   computers::ComputerLifecycle* lifecycle = nullptr;  // outlives every tool
   std::string terminal_execute_description;         // from assemble_tool_description()
+  // The checkpoint_* tools, when the backend keeps checkpoints; --no-checkpoint-tools: off.
+  bool checkpoint_tools = true;
 };
 
 std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& context);

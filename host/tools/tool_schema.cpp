@@ -45,6 +45,19 @@ mcp::ToolDefinition tool_definition(const char* name, std::optional<std::string>
   return tool;
 }
 
+Json computer_id_property(const char* description) {
+  return Json{{"description", description},
+              {"maxLength", 63},
+              {"pattern", "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$"},
+              {"title", "Computer Id"},
+              {"type", "string"}};
+}
+
+Json tool_annotations(bool read_only, bool destructive, bool idempotent) {
+  return Json{{"readOnlyHint", read_only}, {"destructiveHint", destructive},
+              {"idempotentHint", idempotent}, {"openWorldHint", false}};
+}
+
 Json read_only_annotations() {
   return Json{{"readOnlyHint", true}, {"destructiveHint", false}, {"idempotentHint", true},
               {"openWorldHint", false}};

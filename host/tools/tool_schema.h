@@ -32,6 +32,12 @@ mcp::ToolDefinition tool_definition(const char* name, std::optional<std::string>
                                     const char* description, Json input, Json output,
                                     Json annotations, Json meta);
 
+// A computer id argument: the computer id rule as maxLength and pattern.
+Json computer_id_property(const char* description);
+
+// {"readOnlyHint","destructiveHint","idempotentHint","openWorldHint":false}
+Json tool_annotations(bool read_only, bool destructive, bool idempotent);
+
 // Annotations of a tool that only reads.
 Json read_only_annotations();
 

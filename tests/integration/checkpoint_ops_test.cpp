@@ -107,6 +107,14 @@ TEST_P(CheckpointOpsTest, RestoreBringsBackEveryFileUnderTheSameComputerWithItsN
     seen += row.value("computer_id", "") == computer_id() ? 1 : 0;
   }
   EXPECT_EQ(seen, 1);
+
+  // The checkpoint can go while the computer made from it runs on.
+  const auto deleted = backend->run("delete_checkpoint", {{"computer_id", computer_id()},
+                                                          {"name", "before-upgrade"}});
+  ASSERT_TRUE(deleted.ok()) << deleted.describe();
+  const auto none = backend->run("list_checkpoints", {{"computer_id", computer_id()}});
+  EXPECT_EQ(names_of(none), std::vector<std::string>{}) << none.document.dump();
+  EXPECT_EQ(outside(container_name(), "cat /workspace/a.txt").out, "one\n");
 }
 
 TEST_P(CheckpointOpsTest, AForkIsAnIndependentComputerFromACheckpointOrFromTheCurrentFiles) {

@@ -257,6 +257,37 @@ TEST_P(DesktopTest, FactoryResetKeepsTheDesktopModeAndReplacesTheFiles) {
   close_host(host);
 }
 
+// A restore replaces the container but not the computer: the desktop comes back on, on the same
+// secret, and a network switched off stays off behind the firewall applied again.
+TEST_P(DesktopTest, RestoreBringsTheDesktopBackWithItsSecretAndKeepsTheNetworkOff) {
+  const std::string listener = start_listener("vc-desktop-banner");
+  ASSERT_FALSE(listener.empty());
+  auto host = start_host(desktop_options(true));
+  const DesktopAddress before = parse_desktop_url(ok(*host, "computer_ui").value("desktop_url", ""));
+  ASSERT_FALSE(before.token.empty());
+  ok(*host, "set_network_access", {{"enabled", false}});
+  execute(*host, {{"command", "echo saved > /workspace/d.txt"}});
+  ok(*host, "checkpoint_create", {{"name", "desk"}});
+  execute(*host, {{"command", "echo later > /workspace/d.txt"}});
+  const std::string id_before = container_id();
+
+  ok(*host, "checkpoint_restore", {{"name", "desk"}});
+  EXPECT_NE(container_id(), id_before);
+  const Json after = ok(*host, "computer_ui");
+  EXPECT_EQ(after["desktop_environment"], true) << after.dump();
+  EXPECT_EQ(after["network_access"], false) << after.dump();
+  const DesktopAddress view = parse_desktop_url(after.value("desktop_url", ""));
+  EXPECT_EQ(view.token, before.token) << "the desktop secret is the computer's";
+  ASSERT_NE(view.port, 0) << after.dump();
+  EXPECT_EQ(view.port, published_port());
+  EXPECT_NE(websocket_first_bytes(view.port, "/websockify?token=" + view.token).find(kRfbGreeting),
+            std::string::npos);
+  EXPECT_TRUE(process_running("xfdesktop"));
+  EXPECT_EQ(execute(*host, {{"command", "cat /workspace/d.txt"}})["stdout"], "saved\n");
+  expect_refused(connect_from_computer(*host, listener));
+  close_host(host);
+}
+
 TEST_P(DesktopTest, NetworkOffIsAFirewallTheAgentCannotUndoAndRestartsKeep) {
   const std::string listener = start_listener("vc-desktop-banner");
   ASSERT_FALSE(listener.empty());

@@ -18,9 +18,11 @@ namespace {
 const std::vector<std::string> kBaseTools = {"terminal_execute", "computer_ui",    "runtime_status",
                                              "set_network_access", "set_desktop_environment", "list_directory", "read_file",
                                              "write_file",       "edit_file"};
+const std::vector<std::string> kCheckpointTools = {"checkpoint_create", "checkpoint_list",
+                                                   "checkpoint_restore", "checkpoint_delete"};
 const std::vector<std::string> kLifecycleTools = {"computer_list", "computer_create",
                                                   "computer_restart", "computer_factory_reset",
-                                                  "computer_delete"};
+                                                  "computer_delete", "computer_fork"};
 // The keys of one computer_list entry, in order.
 const std::vector<std::string> kListingKeys = {
     "computer_id",  "sandbox_id", "backend",        "state",
@@ -101,7 +103,7 @@ class LifecycleToolsTest : public EngineTest {
   std::unique_ptr<test::McpClient> host_;
 };
 
-TEST_P(LifecycleToolsTest, ToolsListAddsTheFiveLifecycleToolsLast) {
+TEST_P(LifecycleToolsTest, ToolsListAddsTheLifecycleToolsLast) {
   std::vector<Json> tools;
   Json params = Json::object();
   for (int page = 0; page < 100; ++page) {
@@ -111,6 +113,7 @@ TEST_P(LifecycleToolsTest, ToolsListAddsTheFiveLifecycleToolsLast) {
     params = {{"cursor", result["nextCursor"]}};
   }
   std::vector<std::string> expected = kBaseTools;
+  expected.insert(expected.end(), kCheckpointTools.begin(), kCheckpointTools.end());
   expected.insert(expected.end(), kLifecycleTools.begin(), kLifecycleTools.end());
   expected.push_back("read_activity");  // the App's, appended after every catalog tool
   std::vector<std::string> names;
@@ -123,6 +126,20 @@ TEST_P(LifecycleToolsTest, ToolsListAddsTheFiveLifecycleToolsLast) {
         std::find(kLifecycleTools.begin(), kLifecycleTools.end(), name) != kLifecycleTools.end();
     const Json schema = tool.value("inputSchema", Json::object());
     const Json properties = schema.value("properties", Json::object());
+    const bool checkpoint =
+        std::find(kCheckpointTools.begin(), kCheckpointTools.end(), name) != kCheckpointTools.end();
+    if (checkpoint) {
+      // With --lifecycle-tools they act on any computer; without a computer_id, the server's.
+      EXPECT_EQ(properties.value(Json::json_pointer("/computer_id/type"), ""), "string") << name;
+      const Json required = schema.value("required", Json::array());
+      EXPECT_EQ(std::find(required.begin(), required.end(), Json("computer_id")), required.end())
+          << tool.dump();
+      const bool destructive = name == "checkpoint_restore" || name == "checkpoint_delete";
+      EXPECT_EQ(tool.value(Json::json_pointer("/annotations/destructiveHint"), !destructive),
+                destructive)
+          << tool.dump();
+      continue;
+    }
     if (!lifecycle) {
       EXPECT_FALSE(properties.contains("computer_id")) << name;
       EXPECT_FALSE(properties.contains("temporary")) << name;
@@ -142,6 +159,10 @@ TEST_P(LifecycleToolsTest, ToolsListAddsTheFiveLifecycleToolsLast) {
       EXPECT_FALSE(schema.contains("required")) << tool.dump();
       EXPECT_EQ(properties.value(Json::json_pointer("/temporary/default"), Json()), false);
       EXPECT_EQ(properties.value(Json::json_pointer("/network_access/type"), ""), "boolean");
+    } else if (name == "computer_fork") {
+      EXPECT_EQ(schema.value("required", Json()), Json::array({"computer_id"})) << tool.dump();
+      EXPECT_TRUE(properties.contains("checkpoint")) << tool.dump();
+      EXPECT_TRUE(properties.contains("new_computer_id")) << tool.dump();
     } else {
       EXPECT_EQ(schema.value("required", Json()), Json::array({"computer_id"})) << tool.dump();
     }

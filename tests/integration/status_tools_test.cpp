@@ -29,7 +29,11 @@ const std::vector<std::string> kNetworkKeys = {"operation",      "computer_id",
 // The tools every server offers, in tools/list order.
 const std::vector<std::string> kBaseTools = {"terminal_execute", "computer_ui",    "runtime_status",
                                              "set_network_access", "set_desktop_environment", "list_directory", "read_file",
-                                             "write_file",       "edit_file",        "read_activity"};
+                                             "write_file",       "edit_file",
+                                             // on by default where the backend keeps checkpoints
+                                             "checkpoint_create", "checkpoint_list",
+                                             "checkpoint_restore", "checkpoint_delete",
+                                             "read_activity"};
 
 std::vector<std::string> keys_of(const Json& object) {
   std::vector<std::string> keys;

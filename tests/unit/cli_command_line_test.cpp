@@ -327,6 +327,83 @@ TEST(CommandLine, LifecycleToolsFlag) {
   EXPECT_TRUE(parse({"--lifecycle-tools"}).line().config.lifecycle_tools);
 }
 
+TEST(CommandLine, CheckpointToolsAreOnUnlessTurnedOff) {
+  const auto env = clean_env();
+  EXPECT_TRUE(parse({}).line().config.checkpoint_tools);
+  EXPECT_FALSE(parse({"--no-checkpoint-tools"}).line().config.checkpoint_tools);
+  EXPECT_FALSE(parse({"--lifecycle-tools", "--no-checkpoint-tools"}).line().config.checkpoint_tools);
+}
+
+TEST(CommandLine, ComputersCheckpointSubcommands) {
+  const auto env = clean_env();
+  ParseRun run = parse({"computers", "checkpoint", "box", "before-upgrade", "--json"});
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  EXPECT_EQ(run.line().computers.action, ComputersAction::checkpoint);
+  EXPECT_EQ(run.line().computers.computer_id, "box");
+  EXPECT_EQ(run.line().computers.checkpoint, "before-upgrade");
+  EXPECT_TRUE(run.line().computers.json);
+
+  run = parse({"computers", "checkpoints", "box"});
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  EXPECT_EQ(run.line().computers.action, ComputersAction::checkpoints);
+  EXPECT_FALSE(run.line().computers.checkpoint);
+
+  run = parse({"computers", "restore", "box", "v1.2", "--yes"});
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  EXPECT_EQ(run.line().computers.action, ComputersAction::restore);
+  EXPECT_EQ(run.line().computers.checkpoint, "v1.2");
+  EXPECT_TRUE(run.line().computers.yes);
+  run = parse({"computers", "restore", "box", "v1.2"});
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  EXPECT_FALSE(run.line().computers.yes) << "restore asks unless --yes";
+
+  run = parse({"computers", "fork", "box", "box-copy", "--checkpoint", "v1"});
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  EXPECT_EQ(run.line().computers.action, ComputersAction::fork);
+  EXPECT_EQ(run.line().computers.computer_id, "box");
+  EXPECT_EQ(run.line().computers.new_computer_id, "box-copy");
+  EXPECT_EQ(run.line().computers.checkpoint, "v1");
+  run = parse({"computers", "fork", "box", "box-copy"});
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  EXPECT_FALSE(run.line().computers.checkpoint) << "no --checkpoint: the current files";
+
+  run = parse({"computers", "checkpoint-delete", "box", "v1"});
+  ASSERT_TRUE(run.outcome.command_line) << run.err;
+  EXPECT_EQ(run.line().computers.action, ComputersAction::checkpoint_delete);
+  EXPECT_EQ(run.line().computers.checkpoint, "v1");
+
+  // Names, ids and the fork's target are checked before any backend is loaded or asked.
+  const std::string name_rule =
+      "a checkpoint name must be 1-63 letters, digits, '.', '_' or '-', starting with a letter "
+      "or digit (for example \"before-upgrade\" or \"v1.2\").";
+  expect_config_error(parse({"computers", "checkpoint", "box", "no spaces"}),
+                      "'no spaces' is not a checkpoint name: " + name_rule);
+  expect_config_error(parse({"computers", "restore", "box", ".hidden"}),
+                      "'.hidden' is not a checkpoint name: " + name_rule);
+  expect_config_error(parse({"computers", "checkpoint-delete", "box", std::string(64, 'a')}),
+                      "'" + std::string(64, 'a') + "' is not a checkpoint name: " + name_rule);
+  expect_config_error(parse({"computers", "fork", "box", "copy", "--checkpoint", "a/b"}),
+                      "'a/b' is not a checkpoint name: " + name_rule);
+  expect_config_error(parse({"computers", "fork", "box", "Copy"}),
+                      "'Copy' is not a computer id: ids are 1-63 lowercase letters, numbers, "
+                      "or hyphens, starting and ending with a letter or number.");
+  expect_config_error(parse({"computers", "fork", "box", "box"}),
+                      "fork needs a new computer id: 'box' is the computer being forked.");
+  EXPECT_TRUE(parse({"computers", "checkpoint", "box", std::string(63, 'a')}).outcome.command_line);
+
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"computers", "checkpoint", "box"},
+        {"computers", "restore", "box"},
+        {"computers", "fork", "box"},
+        {"computers", "checkpoints"},
+        {"computers", "checkpoint-delete", "box"},
+        {"computers", "checkpoint", "--yes", "box", "v1"}}) {
+    const ParseRun bad = parse(args);
+    EXPECT_FALSE(bad.outcome.command_line) << args.back();
+    EXPECT_EQ(bad.outcome.exit_code, 2) << args.back() << ": " << bad.err;
+  }
+}
+
 TEST(CommandLine, ComputersSubcommands) {
   const auto env = clean_env();
   const auto plugin = process_like_plugin();

@@ -116,6 +116,16 @@ class FakeBackend : public backend_proxy::Backend {
   // The ABI minor the fake plugin claims to be built for (0 unless set).
   void set_abi_minor(uint32_t minor) { info_.abi_minor = minor; }
 
+  // Whether the fake offers the checkpoints extension (off unless set); its ops answer what
+  // is scripted for them, else VC_E_UNSUPPORTED.
+  void set_checkpoints(bool offered) { checkpoints_ = offered; }
+  backend_proxy::ExtensionOffer checkpoints_offer() const override {
+    backend_proxy::ExtensionOffer offer;
+    offer.returned = checkpoints_;
+    offer.usable = checkpoints_;
+    return offer;
+  }
+
   CancelHandle start(backend_proxy::Operation op, const Json& request, backend_proxy::OpCallbacks callbacks,
                      std::string_view stdin_bytes) override {
     auto record = std::make_shared<FakeOp>();
@@ -210,6 +220,7 @@ class FakeBackend : public backend_proxy::Backend {
 
   uv_idle_t idle_{};
   bool closed_ = false;
+  bool checkpoints_ = false;
   plugins::PluginInfo info_;
   std::map<backend_proxy::Operation, std::deque<FakeReply>> scripts_;
   std::vector<std::shared_ptr<FakeOp>> ops_;

@@ -5,8 +5,9 @@
 // of the op's schema, and never inside start(): each completion is delivered from a uv_idle_t
 // on a later loop turn, as the real completion pump does, so a fuzzed request meets the same
 // re-entrancy as in production. The computer is created on first use (attach says "not
-// found"), the image step reports progress, the file scripts get output in their formats, and
-// wait_for_death stays pending until it is cancelled. Nothing here keeps per-operation state
+// found"), the image step reports progress, the file scripts get output in their formats, the
+// checkpoints extension is offered (every checkpoint op succeeds), and wait_for_death stays
+// pending until it is cancelled. Nothing here keeps per-operation state
 // after the operation completed: a long input cannot make it grow.
 #pragma once
 
@@ -90,6 +91,15 @@ class FakeBackend final : public backend_proxy::Backend {
 
   size_t pending_ops() const override { return pending_; }
 
+  // The checkpoint tools are fuzzed too.
+  backend_proxy::ExtensionOffer checkpoints_offer() const override {
+    backend_proxy::ExtensionOffer offer;
+    offer.returned = true;
+    offer.usable = true;
+    offer.struct_size = sizeof(vc_backend_checkpoints);
+    return offer;
+  }
+
   void shutdown(uint64_t, std::function<void()> done) override { done(); }
 
  private:
@@ -135,6 +145,15 @@ class FakeBackend final : public backend_proxy::Backend {
                 {"network_access", network},
                 {"desktop_environment", desktop},
                 {"desktop_url", desktop ? Json("http://127.0.0.1:6080/?secret=fuzz") : Json()}};
+  }
+
+  static Json checkpoint(const Json& request) {
+    return Json{{"name", request.value("name", "before")},
+                {"computer_id", request.value("computer_id", kComputerId)},
+                {"created", "2026-12-01T00:00:00Z"},
+                {"size_bytes", 4096},
+                {"processes", false},
+                {"desktop_environment", false}};
   }
 
   static Reply ok(Json result) {
@@ -220,6 +239,22 @@ class FakeBackend final : public backend_proxy::Backend {
       case Operation::exec: return exec_reply(request);
       case Operation::tool_instructions: return ok(Json{{"instructions", "Run commands."}});
       case Operation::desktop_action: return desktop_reply(request);
+      case Operation::create_checkpoint:
+      case Operation::restore_checkpoint:
+        return ok(Json{{"checkpoint", checkpoint(request)},
+                       {"computer", computer(request, network, desktop)}});
+      case Operation::fork_checkpoint:
+        return ok(Json{{"checkpoint", request.contains("name") ? checkpoint(request) : Json()},
+                       {"computer", computer(Json{{"computer_id", request.value(
+                                                                      "new_computer_id", kComputerId)}},
+                                             true, false)}});
+      case Operation::list_checkpoints:
+        return ok(Json{{"computer_id", request.value("computer_id", kComputerId)},
+                       {"checkpoints", Json::array({checkpoint(Json{{"name", "before"}})})}});
+      case Operation::delete_checkpoint:
+        return ok(Json{{"computer_id", request.value("computer_id", kComputerId)},
+                       {"name", request.value("name", "before")},
+                       {"deleted", true}});
       case Operation::wait_for_death: break;
     }
     Reply unsupported;
