@@ -47,6 +47,18 @@ std::optional<CheckpointImage> checkpoint_from_row(const nlohmann::json& row,
   return image;
 }
 
+// True when the list row still carries the checkpoint's own name: an image whose checkpoint was
+// deleted may live on under a computer's base tag, with the labels, but it is no checkpoint.
+bool named_as_checkpoint(const nlohmann::json& row, const CheckpointImage& image) {
+  const auto tags = row.find("RepoTags");
+  if (tags == row.end() || !tags->is_array()) return false;
+  const std::string wanted = checkpoint_reference(image.computer_id, image.name);
+  for (const auto& tag : *tags) {
+    if (tag.is_string() && tag.get_ref<const std::string&>() == wanted) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string checkpoint_repository(const std::string& computer_id) {
@@ -136,7 +148,7 @@ void list_checkpoint_images(BackendContext& ctx, const std::shared_ptr<CancelSco
         std::vector<CheckpointImage> images;
         for (const auto& row : rows) {
           auto image = checkpoint_from_row(row, computer_id);
-          if (!image) continue;
+          if (!image || !named_as_checkpoint(row, *image)) continue;
           // An image listed twice (one per name on some engines) counts once.
           const bool seen = std::any_of(images.begin(), images.end(), [&](const auto& other) {
             return other.name == image->name;
