@@ -3,7 +3,8 @@
 // desktop_url the host reports. Checked by what noVNC says (connected) and by the picture
 // itself: the Xfce screen is not one flat colour, and the panel's row differs from the
 // background's. Then the same with the network switched off (the view must survive the
-// firewall), and a view without the secret must not connect.
+// firewall), after a checkpoint is restored (a new container: the view must show the desktop
+// again), and a view without the secret must not connect.
 //
 // Usage: node desktop_view.mjs <host binary> [host arguments...]
 // Environment: COMPUTER_ID; VC_ARTIFACT_DIR (screenshots, default ./artifacts); CHROMIUM
@@ -236,9 +237,32 @@ try {
   await checkView(page, offline.desktop_url ?? url, "network-off");
   await call("set_network_access", { enabled: true });
 
+  // A checkpoint restored: a new container under the same computer, and the person's view
+  // shows the desktop again (the same secret; the engine may publish another port). Only on
+  // backends that keep checkpoints (not Kubernetes).
+  const { tools } = await client.listTools();
+  let currentUrl = url;  // the port the engine publishes now
+  if (tools.some((tool) => tool.name === "checkpoint_restore")) {
+    const saved = await call("checkpoint_create", { name: "view" });
+    expect(saved.checkpoint?.name === "view", "checkpoint_create: the checkpoint is taken");
+    await call("terminal_execute", { command: "echo later > /workspace/later.txt" });
+    const restored = await call("checkpoint_restore", { name: "view" });
+    expect(restored.ok === true, "checkpoint_restore: the computer is back");
+    const back = await call("computer_ui");
+    expect(back.desktop_environment === true, "after the restore the Xfce desktop is on");
+    const token = (text) => /token%3D([0-9a-f]{48})/.exec(text ?? "")?.[1];
+    expect(token(back.desktop_url) === token(url), "after the restore the desktop secret is the same");
+    currentUrl = back.desktop_url ?? url;
+    await checkView(page, currentUrl, "restored");
+    const gone = await call("terminal_execute", { command: "test -e /workspace/later.txt; echo $?" });
+    expect(gone.stdout === "1\n", "after the restore a file written later is gone");
+  } else {
+    console.log("note: this backend keeps no checkpoints; the restored view is not checked");
+  }
+
   // The same page without the secret, or with another one, never connects.
   const stranger = await browser.newPage({ viewport: { width: 1300, height: 860 } });
-  await stranger.goto(url.replace(/token%3D[0-9a-f]{48}/, `token%3D${"0".repeat(48)}`));
+  await stranger.goto(currentUrl.replace(/token%3D[0-9a-f]{48}/, `token%3D${"0".repeat(48)}`));
   const refused = await waitForConnected(stranger, 6);
   expect(!refused.connected, `without the secret noVNC does not connect (status: "${refused.status}")`);
   await stranger.screenshot({ path: join(artifacts, `desktop-${computerId}-refused.png`) });
