@@ -4,6 +4,7 @@
 #   bash tests/benchmarks/run.sh [--engine docker|podman|kubernetes] [--runs N] [--create-runs M]
 #   bash tests/benchmarks/run.sh --http-load [--sessions 50] [--calls 20] [--idle 500]
 #   bash tests/benchmarks/run.sh --eras [--requests 500] [--rate 500] [--seconds 60] [--churn-seconds 60]
+#   bash tests/benchmarks/run.sh --checkpoints [--engine docker|podman] [--runs N]
 #
 # Makes sure the engine and the test images exist, builds the host and its plugins in Release
 # (build-bench/, no sanitizers, no tests), builds the benchmark driver, prints the machine
@@ -70,6 +71,12 @@ if [[ " $* " == *" --http-load "* ]]; then
   for arg in "$@"; do [[ "$arg" == --http-load ]] || args+=("$arg"); done
   exec node "$root/tests/benchmarks/http_load.mjs" "$build/bin/mcp-virtual-computer" \
     "$build/lib/mcp-virtual-computer/backends" "${args[@]}"
+fi
+if [[ " $* " == *" --checkpoints "* ]]; then
+  args=()
+  for arg in "$@"; do [[ "$arg" == --checkpoints ]] || args+=("$arg"); done
+  exec "$build/benchmarks/vc_checkpoint_benchmark" \
+    --plugin-dir "$build/lib/mcp-virtual-computer/backends" "${args[@]}"
 fi
 "$build/benchmarks/vc_exec_benchmark" \
   --host-binary "$build/bin/mcp-virtual-computer" \
