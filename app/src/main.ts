@@ -2,6 +2,7 @@
 // /dashboard.html), connects, and keeps every part of the page in step with the computer.
 import type { App } from "@modelcontextprotocol/ext-apps";
 import { ActivityPanel } from "./activity";
+import { CheckpointsPanel } from "./checkpoints";
 import { desktopAddress } from "./desktop_address";
 import { DesktopView, type ViewState } from "./desktop_view";
 import { FilesPanel } from "./files";
@@ -48,6 +49,18 @@ const terminal = new TerminalPanel($<HTMLFormElement>("terminal-form"), $<HTMLIn
 const files = new FilesPanel($<HTMLFormElement>("files-form"), $<HTMLInputElement>("files-path"),
                              $<HTMLButtonElement>("files-up"), $("files-list"), $("file-view-name"),
                              $("file-view"), (error) => lost(error));
+const checkpoints = new CheckpointsPanel({
+  tab: $<HTMLButtonElement>("tab-checkpoints"), panel: $("panel-checkpoints"),
+  form: $<HTMLFormElement>("checkpoint-form"), name: $<HTMLInputElement>("checkpoint-name"),
+  create: $<HTMLButtonElement>("checkpoint-create"), status: $("checkpoint-status"),
+  list: $("checkpoint-list"), empty: $("checkpoint-empty"), confirm: $("checkpoint-confirm"),
+  confirmTitle: $("checkpoint-confirm-title"), confirmText: $("checkpoint-confirm-text"),
+  confirmYes: $<HTMLButtonElement>("checkpoint-confirm-yes"),
+  confirmNo: $<HTMLButtonElement>("checkpoint-confirm-no"),
+}, (error) => lost(error), () => void pollStatus(), () => {
+  // No checkpoints on this server: the tab is gone, so it cannot stay selected.
+  if ($("tab-checkpoints").getAttribute("aria-selected") === "true") $("tab-activity").click();
+});
 
 // --- what the page shows ---------------------------------------------------------------
 
@@ -265,6 +278,7 @@ function connected(newLink: ServerLink): void {
   activity.start(newLink);
   terminal.attach(newLink);
   files.attach(newLink, typeof status?.workspace_directory === "string" ? status.workspace_directory : "/workspace");
+  checkpoints.attach(newLink);
   void startComputer();
 }
 
@@ -376,6 +390,7 @@ for (const tab of document.querySelectorAll<HTMLButtonElement>(".tabs button")) 
       $(`panel-${other.dataset.tab}`).toggleAttribute("data-active", other === tab);
     }
     if (tab.dataset.tab === "files") files.shown();
+    if (tab.dataset.tab === "checkpoints") checkpoints.shown();
   });
 }
 

@@ -123,6 +123,14 @@ try {
   expect(await waitFor(async () => (await textOf(frame, "#activity-list")).includes(`${marker}\n`), 30),
          "the agent's command appears in the App's activity panel");
   await screenshot(page, "hosted-activity");
+
+  // The checkpoints tab works through the client's bridge too.
+  expect(await waitFor(async () => frame.isVisible("#tab-checkpoints"), 30), "the App offers its Checkpoints tab");
+  await frame.click("#tab-checkpoints");
+  expect(await waitFor(async () => frame.isVisible("#checkpoint-empty"), 30) &&
+         (await page.evaluate(() => window.vcHarness.calls)).includes("checkpoint_list"),
+         "opening it lists the computer's checkpoints (none) through the bridge");
+  await frame.click("#tab-activity");
   const relevant = consoleErrors.filter((text) => !text.includes(strangerUrl) && !/connect-src/.test(text));
   expect(relevant.length === 0, `no console errors (${relevant.join(" | ")})`);
 } catch (caught) {

@@ -107,9 +107,10 @@ export async function launchBrowser() {
   });
 }
 
-export async function screenshot(page, name) {
+// `options`: Playwright's, e.g. {fullPage: true} for a page taller than its viewport.
+export async function screenshot(page, name, options = {}) {
   const path = join(artifacts, `app-${name}.png`);
-  await page.screenshot({ path });
+  await page.screenshot({ ...options, path });
   console.log(`screenshot: ${path}`);
 }
 
