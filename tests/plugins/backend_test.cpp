@@ -227,6 +227,66 @@ TEST_F(BackendTest, AnEmptySlotIsUnsupported) {
   shut_down(*backend);
 }
 
+// ---- the checkpoints extension (ABI 1.2) ----------------------------------------------------
+
+TEST_F(BackendTest, AWholeCheckpointsTableIsOfferedAndItsOpsReachThePlugin) {
+  auto backend = create(Json::object(), "checkpoints");
+  const ExtensionOffer offer = backend->checkpoints_offer();
+  EXPECT_TRUE(offer.returned);
+  EXPECT_EQ(offer.struct_size, sizeof(vc_backend_checkpoints));
+  EXPECT_TRUE(offer.usable);
+  EXPECT_TRUE(offer.null_slots.empty());
+  EXPECT_TRUE(backend->offers_checkpoints());
+
+  auto listed = run(*backend, Operation::list_checkpoints, {{"computer_id", "c"}});
+  ASSERT_TRUE(listed->result->ok()) << listed->failure().message;
+  EXPECT_EQ(listed->value()["checkpoints"][0]["name"], "kept");
+  auto deleted = run(*backend, Operation::delete_checkpoint, {{"computer_id", "c"}, {"name", "kept"}});
+  ASSERT_TRUE(deleted->result->ok());
+  EXPECT_EQ(deleted->value()["deleted"], true);
+  auto forked = run(*backend, Operation::fork_checkpoint,
+                    {{"computer_id", "c"}, {"new_computer_id", "d"}, {"name", "gone"}});
+  ASSERT_FALSE(forked->result->ok());
+  EXPECT_EQ(forked->failure().status, VC_E_NOT_FOUND);
+  EXPECT_EQ(forked->failure().message, "No checkpoint named that.");
+  shut_down(*backend);
+}
+
+TEST_F(BackendTest, ANullCheckpointSlotIsNamedAndAnsweredUnsupported) {
+  auto backend = create(Json::object(), "checkpoints-null-slot");
+  const ExtensionOffer offer = backend->checkpoints_offer();
+  EXPECT_TRUE(offer.usable);
+  ASSERT_EQ(offer.null_slots.size(), 1u);
+  EXPECT_EQ(offer.null_slots[0], Operation::fork_checkpoint);
+  auto forked = run(*backend, Operation::fork_checkpoint,
+                    {{"computer_id", "c"}, {"new_computer_id", "d"}});
+  ASSERT_FALSE(forked->result->ok());
+  EXPECT_EQ(forked->failure().status, VC_E_UNSUPPORTED);
+  auto listed = run(*backend, Operation::list_checkpoints, {{"computer_id", "c"}});
+  EXPECT_TRUE(listed->result->ok());
+  shut_down(*backend);
+}
+
+TEST_F(BackendTest, ACheckpointsTableTooShortForEveryOpIsNotUsed) {
+  auto backend = create(Json::object(), "checkpoints-short");
+  const ExtensionOffer offer = backend->checkpoints_offer();
+  EXPECT_TRUE(offer.returned);
+  EXPECT_EQ(offer.struct_size, offsetof(vc_backend_checkpoints, delete_checkpoint));
+  EXPECT_FALSE(offer.usable);
+  EXPECT_FALSE(backend->offers_checkpoints());
+  auto listed = run(*backend, Operation::list_checkpoints, {{"computer_id", "c"}});
+  ASSERT_FALSE(listed->result->ok());
+  EXPECT_EQ(listed->failure().status, VC_E_UNSUPPORTED);
+  shut_down(*backend);
+}
+
+TEST_F(BackendTest, APluginWithoutTheExtensionOffersNoCheckpoints) {
+  auto backend = create();
+  EXPECT_FALSE(backend->checkpoints_offer().returned);
+  EXPECT_FALSE(backend->offers_checkpoints());
+  shut_down(*backend);
+}
+
 TEST_F(BackendTest, InvalidJsonFromThePluginIsAFailure) {
   auto backend = create();
   auto trace = run(*backend, Operation::get_desktop_environment);

@@ -65,8 +65,8 @@ TEST(PluginSearchPath, WithoutTheEnvironmentVariable) {
 TEST(PluginDiscovery, ListsLoadablePluginsAndWhyTheOthersWereSkipped) {
   const Discovery discovery = discover_plugins({test_backend_dir()});
   EXPECT_EQ(plugin_names(discovery),
-            (std::vector<std::string>{"conformance", "factory-fails", "flawed", "misbehaving",
-                                      "op-ids"}));
+            (std::vector<std::string>{"checkpoints", "conformance", "factory-fails", "flawed",
+                                      "misbehaving", "op-ids"}));
   ASSERT_EQ(discovery.searched.size(), 1u);
   EXPECT_TRUE(discovery.searched[0].exists);
 
@@ -83,6 +83,9 @@ TEST(PluginDiscovery, ListsLoadablePluginsAndWhyTheOthersWereSkipped) {
       {"bad-name", "its backend name 'Bad_Name' is invalid"},
       {"option-duplicate", "option 'endpoint' is declared twice"},
       {"missing-dependency", "dlopen failed: "},
+      // Variants of the checkpoints plugin under other file names.
+      {"checkpoints-null-slot", "it provides the backend 'checkpoints'"},
+      {"checkpoints-short", "it provides the backend 'checkpoints'"},
   };
   for (const auto& [name, reason] : expected) {
     const SkippedFile* skipped = find_skipped(discovery, test_backend(name));
@@ -199,8 +202,8 @@ TEST(FindAndLoadBackend, AnUnknownNameListsTheAvailableBackends) {
   ASSERT_FALSE(module.ok());
   EXPECT_EQ(module.error().status, VC_E_NOT_FOUND);
   EXPECT_EQ(module.error().message,
-            "No backend plugin named 'dockr'. Available backends: conformance, factory-fails, "
-            "flawed, misbehaving, op-ids (searched: " +
+            "No backend plugin named 'dockr'. Available backends: checkpoints, conformance, "
+            "factory-fails, flawed, misbehaving, op-ids (searched: " +
                 test_backend_dir().string() + ", " + scratch.path().string() + ").");
 }
 

@@ -88,6 +88,92 @@ TEST_F(CppLayerTest, TheOpTableHasASlotPerMemberAndNullElsewhere) {
   EXPECT_EQ(backend_.calls.back(), R"(desktop click {"action":"click","x":1})");
 }
 
+// A backend with the five checkpoint members publishes the checkpoints extension; the
+// RecordingBackend above, without them, does not.
+class CheckpointingBackend {
+ public:
+  explicit CheckpointingBackend(const vc_host_services* host)
+      : handle(sdk::make_backend_handle(this)), log_(host) {}
+  vc_backend handle;
+  std::vector<std::string> calls;
+  const sdk::HostLog& log() const { return log_; }
+  void cancel(const vc_op* op) { registry.cancel(op); }
+  void destroy() { registry.close(sdk::OpRegistry::PendingWork::cancel); }
+
+  vc_status create_checkpoint(sdk::CheckpointRequest request, const vc_op* op) {
+    return record("create " + request.computer_id + " " + request.name, op);
+  }
+  vc_status list_checkpoints(sdk::ComputerRequest request, const vc_op* op) {
+    return record("list " + request.computer_id, op);
+  }
+  vc_status restore_checkpoint(sdk::CheckpointRequest request, const vc_op* op) {
+    return record("restore " + request.computer_id + " " + request.name, op);
+  }
+  vc_status fork_checkpoint(sdk::ForkRequest request, const vc_op* op) {
+    return record("fork " + request.computer_id + " " + request.new_computer_id + " " +
+                      request.name.value_or("<current>"),
+                  op);
+  }
+  vc_status delete_checkpoint(sdk::CheckpointRequest request, const vc_op* op) {
+    return record("delete " + request.computer_id + " " + request.name, op);
+  }
+  sdk::OpRegistry registry;
+
+ private:
+  vc_status record(std::string call, const vc_op* op) {
+    calls.push_back(std::move(call));
+    return registry.complete_now(op, sdk::OpResult::ok(json::object()));
+  }
+  sdk::HostLog log_;
+};
+
+TEST_F(CppLayerTest, FiveCheckpointMembersPublishTheCheckpointsExtension) {
+  EXPECT_EQ(self()->ops->get_extension(self(), VC_EXT_BACKEND_CHECKPOINTS), nullptr);
+
+  CheckpointingBackend backend(host_.services());
+  vc_backend* handle = &backend.handle;
+  EXPECT_EQ(handle->ops->get_extension(handle, VC_EXT_BACKEND_DESKTOP_CONTROL), nullptr);
+  const auto* table = static_cast<const vc_backend_checkpoints*>(
+      handle->ops->get_extension(handle, VC_EXT_BACKEND_CHECKPOINTS));
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->struct_size, sizeof(vc_backend_checkpoints));
+
+  const auto call = [&](vc_async_op_fn fn, const std::string& request) {
+    vc_test::FakeOp op;
+    EXPECT_EQ(fn(handle, request.data(), request.size(), op.get()), VC_OK);
+    EXPECT_EQ(op.completions(), 1);
+    return std::make_pair(op.status(), op.message());
+  };
+  call(table->create_checkpoint, R"({"computer_id":"box","name":"v1.2_ok-name"})");
+  call(table->list_checkpoints, R"({"computer_id":"box"})");
+  call(table->restore_checkpoint, R"({"computer_id":"box","name":"v1.2_ok-name"})");
+  call(table->fork_checkpoint, R"({"computer_id":"box","new_computer_id":"copy"})");
+  call(table->fork_checkpoint, R"({"computer_id":"box","new_computer_id":"copy","name":"a"})");
+  call(table->delete_checkpoint, R"({"computer_id":"box","name":"a"})");
+  EXPECT_EQ(backend.calls, (std::vector<std::string>{
+                               "create box v1.2_ok-name", "list box", "restore box v1.2_ok-name",
+                               "fork box copy <current>", "fork box copy a", "delete box a"}));
+
+  // Names and the fork's target are checked before the member runs.
+  for (const char* request :
+       {R"({"computer_id":"box","name":"has space"})", R"({"computer_id":"box","name":".hidden"})",
+        R"({"computer_id":"box"})", R"({"computer_id":"box","name":7})"}) {
+    const auto [status, message] = call(table->create_checkpoint, request);
+    EXPECT_EQ(status, VC_E_INVALID_ARGUMENT) << request;
+    EXPECT_EQ(message, std::string("Invalid create_checkpoint request: name: ") +
+                           sdk::kCheckpointNameRule)
+        << request;
+  }
+  const std::string too_long = R"({"computer_id":"box","name":")" + std::string(64, 'a') + "\"}";
+  EXPECT_EQ(call(table->restore_checkpoint, too_long).first, VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(table->fork_checkpoint, R"({"computer_id":"box","new_computer_id":"box"})").second,
+            "Invalid fork_checkpoint request: new_computer_id must differ from computer_id");
+  EXPECT_EQ(call(table->fork_checkpoint, R"({"computer_id":"box","new_computer_id":"Bad"})").first,
+            VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(backend.calls.size(), 6u) << "no refused request reached the backend";
+  backend.destroy();
+}
+
 TEST_F(CppLayerTest, ThunksParseTheTypedRequest) {
   vc_test::FakeOp op;
   std::string request = R"({"computer_id":"box","unknown":"ignored"})";
