@@ -5,6 +5,7 @@
 // container's identity and networks through `inspect`, images through the engine's image list.
 #include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine_test.h"
@@ -237,6 +238,32 @@ TEST_P(CheckpointOpsTest, AResetKeepsTheCheckpointsAndRemovingTheComputerDeletes
 
   ASSERT_TRUE(backend->run("remove", {{"computer_id", computer_id()}}).ok());
   EXPECT_EQ(checkpoint_images_of(engine(), computer_id()), std::vector<std::string>{});
+}
+
+// A cancel at any moment of a restore ends it exactly once and leaves one running computer: as
+// it was (the restore rolled back) or restored (the cancel came after the last step).
+TEST_P(CheckpointOpsTest, ACancelledRestoreLeavesTheComputerWholeAndRunning) {
+  auto backend = open_backend();
+  ASSERT_TRUE(backend->run("create", create_request(computer_id())).ok());
+  run_ok(*backend, computer_id(), "echo saved > /workspace/s.txt");
+  ASSERT_TRUE(backend->run("create_checkpoint", {{"computer_id", computer_id()}, {"name", "s"}}).ok());
+  for (const auto delay : {0ms, 150ms, 400ms}) {
+    run_ok(*backend, computer_id(), "echo current > /workspace/s.txt");
+    auto op = backend->start("restore_checkpoint", {{"computer_id", computer_id()}, {"name", "s"}});
+    std::this_thread::sleep_for(delay);
+    backend->cancel(*op);
+    ASSERT_TRUE(op->wait(120s)) << "the cancelled restore never completed";
+    const auto outcome = op->outcome();
+    EXPECT_EQ(outcome.contract_violations, 0);
+    EXPECT_TRUE(outcome.ok() || outcome.status == VC_E_CANCELLED) << outcome.describe();
+    const std::string content = outside(container_name(), "cat /workspace/s.txt").out;
+    EXPECT_EQ(content, outcome.ok() ? "saved\n" : "current\n")
+        << "after " << delay.count() << " ms: " << outcome.describe();
+    EXPECT_TRUE(engine().container_running(container_name()));
+    EXPECT_FALSE(engine().inspect_container(container_name() + ".replaced").has_value());
+    const auto again = backend->run("exec", exec_request(computer_id(), "true"));
+    EXPECT_TRUE(again.ok()) << again.describe();
+  }
 }
 
 VC_INSTANTIATE_FOR_ENGINES(CheckpointOpsTest);

@@ -163,6 +163,55 @@ TEST_P(OperatorCliTest, RestartKeepsFilesResetAsksThenReplacesThemDeleteRemoves)
       << again.err;
 }
 
+// An operator's undo from a shell: checkpoint, change, restore (asked first), fork, delete.
+TEST_P(OperatorCliTest, CheckpointRestoreForkAndDeleteFromTheCommandLine) {
+  const auto taken = computers({"checkpoint", computer_id(), "before"});
+  ASSERT_TRUE(taken.ok()) << taken.describe({"checkpoint"});
+  EXPECT_NE(taken.out.find("before"), std::string::npos) << taken.out;
+  ASSERT_TRUE(computers({"exec", computer_id(), "--", "sh", "-c",
+                         "echo changed > /workspace/kept.txt"}).ok());
+
+  const auto table = computers({"checkpoints", computer_id()});
+  ASSERT_TRUE(table.ok()) << table.err;
+  EXPECT_EQ(table.out.rfind("NAME", 0), 0u) << table.out;
+  EXPECT_NE(table.out.find("\nbefore "), std::string::npos) << table.out;
+  const auto listed = computers({"checkpoints", computer_id(), "--json"});
+  ASSERT_TRUE(listed.ok()) << listed.err;
+  const Json listing = json_of(listed);
+  ASSERT_EQ(listing.value("checkpoints", Json::array()).size(), 1u) << listed.out;
+  EXPECT_EQ(listing["checkpoints"][0]["name"], "before");
+
+  const auto declined = computers({"restore", computer_id(), "before"}, "n\n");
+  EXPECT_EQ(declined.status.code, 1);
+  EXPECT_NE(declined.err.find("[y/N]"), std::string::npos) << declined.err;
+  EXPECT_EQ(file_content(), "changed\n");
+  const auto restored = computers({"restore", "--yes", computer_id(), "before"});
+  ASSERT_TRUE(restored.ok()) << restored.err;
+  EXPECT_EQ(file_content(), "original\n");
+
+  const std::string copy = another_computer_id();
+  const auto forked = computers({"--json", "fork", computer_id(), copy, "--checkpoint", "before"});
+  ASSERT_TRUE(forked.ok()) << forked.err;
+  EXPECT_EQ(json_of(forked).value("computer_id", ""), copy) << forked.out;
+  const auto in_copy = computers({"exec", copy, "--", "cat", "/workspace/kept.txt"});
+  EXPECT_EQ(in_copy.out, "original\n") << in_copy.err;
+
+  const auto bad = computers({"checkpoint", computer_id(), "no spaces"});
+  EXPECT_EQ(bad.status.code, 1);
+  EXPECT_NE(bad.err.find("letters, digits"), std::string::npos) << bad.err;
+  const auto unknown = computers({"restore", "-y", computer_id(), "nope"});
+  EXPECT_EQ(unknown.status.code, 1);
+  EXPECT_NE(unknown.err.find("no checkpoint named 'nope'"), std::string::npos) << unknown.err;
+
+  const auto deleted = computers({"--json", "checkpoint-delete", computer_id(), "before"});
+  ASSERT_TRUE(deleted.ok()) << deleted.err;
+  EXPECT_EQ(json_of(deleted).value("deleted", false), true) << deleted.out;
+  EXPECT_EQ(json_of(computers({"checkpoints", computer_id(), "--json"}))
+                .value("checkpoints", Json::array())
+                .size(),
+            0u);
+}
+
 VC_INSTANTIATE_FOR_ENGINES(OperatorCliTest);
 
 }  // namespace
