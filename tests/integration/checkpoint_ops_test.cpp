@@ -240,6 +240,23 @@ TEST_P(CheckpointOpsTest, AResetKeepsTheCheckpointsAndRemovingTheComputerDeletes
   EXPECT_EQ(checkpoint_images_of(engine(), computer_id()), std::vector<std::string>{});
 }
 
+// A temporary computer's container goes away when it stops (the engine removes it): a restore
+// must not stop it before the new one answers, or a failure would leave no computer at all.
+TEST_P(CheckpointOpsTest, ATemporaryComputerIsRestoredWithoutBeingLostOnTheWay) {
+  auto backend = open_backend();
+  Json request = create_request(computer_id());
+  request["temporary"] = true;
+  ASSERT_TRUE(backend->run("create", request).ok());
+  run_ok(*backend, computer_id(), "echo saved > /workspace/t.txt");
+  ASSERT_TRUE(backend->run("create_checkpoint", {{"computer_id", computer_id()}, {"name", "t"}}).ok());
+  run_ok(*backend, computer_id(), "echo current > /workspace/t.txt");
+  const auto restored = backend->run("restore_checkpoint", {{"computer_id", computer_id()}, {"name", "t"}});
+  ASSERT_TRUE(restored.ok()) << restored.describe();
+  EXPECT_EQ(restored.document["computer"].value("temporary", false), true);
+  EXPECT_EQ(outside(container_name(), "cat /workspace/t.txt").out, "saved\n");
+  EXPECT_FALSE(engine().inspect_container(container_name() + ".replaced").has_value());
+}
+
 // A cancel at any moment of a restore ends it exactly once and leaves one running computer: as
 // it was (the restore rolled back) or restored (the cancel came after the last step).
 TEST_P(CheckpointOpsTest, ACancelledRestoreLeavesTheComputerWholeAndRunning) {

@@ -42,7 +42,11 @@ std::string rfc3339_now() {
 }
 
 // A tag no other container of the computer used: "<kind><unix ms>".
-std::string fresh_tag(char kind) { return std::string(1, kind) + std::to_string(unix_millis()); }
+std::string fresh_tag(char kind) {
+  std::string tag = std::to_string(unix_millis());
+  tag.insert(tag.begin(), kind);
+  return tag;
+}
 
 OpFailure checkpoint_missing(const BackendContext& ctx, const std::string& computer_id,
                              const std::string& name) {
@@ -310,17 +314,26 @@ class RestoreCheckpoint : public std::enable_shared_from_this<RestoreCheckpoint>
     // A leftover of an earlier restore whose cleanup failed (the computer itself exists).
     remove_container(ctx_, scope_, replaced_, [self = shared_from_this()](Expected<bool> cleared) {
       if (!cleared.ok()) return self->give_up(cleared.error());
-      stop_container(self->ctx_, self->scope_, self->container_,
-                     [self](Expected<Done> stopped) {
-                       if (!stopped.ok()) return self->roll_back(stopped.error());
-                       rename_container(self->ctx_, self->scope_, self->container_,
-                                        self->replaced_, [self](Expected<Done> renamed) {
-                                          if (!renamed.ok()) return self->roll_back(renamed.error());
-                                          self->renamed_ = true;
-                                          self->create_new();
-                                        });
-                     });
+      // A temporary computer's container is removed by the engine when it stops: it waits
+      // aside running instead (its command line to the plugin is closed all the same).
+      const auto host_config = self->old_.value("HostConfig", nlohmann::json::object());
+      if (host_config.is_object() && host_config.value("AutoRemove", false)) {
+        return self->rename_old();
+      }
+      stop_container(self->ctx_, self->scope_, self->container_, [self](Expected<Done> stopped) {
+        if (!stopped.ok()) return self->roll_back(stopped.error());
+        self->rename_old();
+      });
     });
+  }
+
+  void rename_old() {
+    rename_container(ctx_, scope_, container_, replaced_,
+                     [self = shared_from_this()](Expected<Done> renamed) {
+                       if (!renamed.ok()) return self->roll_back(renamed.error());
+                       self->renamed_ = true;
+                       self->create_new();
+                     });
   }
 
   void create_new() {
@@ -362,8 +375,12 @@ class RestoreCheckpoint : public std::enable_shared_from_this<RestoreCheckpoint>
                       record_->computer_id + "' failed: " + failure.message;
     inspect_container(ctx_, nullptr, container_,
                       [self = shared_from_this(), failure](Expected<std::optional<nlohmann::json>> r) {
-                        const bool new_one = r.ok() && r.value() &&
-                                             r.value()->value("Id", std::string()) != self->old_id_;
+                        // Only the container this restore created is removed: one that took
+                        // the name meanwhile is somebody else's.
+                        const std::string found =
+                            r.ok() && r.value() ? r.value()->value("Id", std::string()) : "";
+                        const bool new_one = !found.empty() && found != self->old_id_ &&
+                                             found == self->record_->container_id;
                         if (!new_one) return self->rename_back(failure);
                         remove_container(self->ctx_, nullptr, self->container_,
                                          [self, failure](Expected<bool> removed) {

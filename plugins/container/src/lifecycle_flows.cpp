@@ -82,9 +82,13 @@ bool is_named_for_its_computer(const nlohmann::json& row) {
   if (!id) return true;  // not a computer of ours; computer_info_from_list_row decides
   const auto names = row.find("Names");
   if (names == row.end() || !names->is_array()) return true;  // an engine without names
-  const std::string wanted = "/" + container_name(*id);
+  // Engines list names with a leading '/' (Docker) or without (some Podman versions).
+  const std::string own = container_name(*id);
   for (const auto& name : *names) {
-    if (name.is_string() && (name == wanted || name == wanted.substr(1))) return true;
+    if (!name.is_string()) continue;
+    std::string_view listed = name.get_ref<const std::string&>();
+    if (!listed.empty() && listed.front() == '/') listed.remove_prefix(1);
+    if (listed == own) return true;
   }
   return false;
 }
@@ -782,7 +786,7 @@ void list_containers(BackendContext& ctx, const FlowScope& scope, std::set<std::
         nlohmann::json computers = nlohmann::json::array();
         for (const auto& row : rows) {
           // A container is a computer only under its computer's own name: the one a restore
-          // is making (<name>.restoring) or replacing (<name>.replaced) is not listed.
+          // keeps aside (<name>.replaced) is not listed.
           if (!is_named_for_its_computer(row)) continue;
           DesktopFacts facts;
           if (auto id = labelled_computer_id(row)) {
