@@ -55,9 +55,18 @@ TEST_P(CheckpointToolsTest, AnAgentUndoesARiskyChangeWithACheckpointOnTheSameCom
   EXPECT_EQ(taken["checkpoint"].value("name", ""), "before-upgrade") << taken.dump();
   EXPECT_EQ(taken["checkpoint"].value("processes", true), false) << taken.dump();
 
-  // The risky change: a command, then a file tool.
-  execute(*host_, {{"command", "echo broken > /workspace/notes.txt && echo 2 > /opt/app/version "
-                               "&& echo extra > /etc/vc-extra.conf"}});
+  // The risky change: a command that also installs a package (built in the computer: the
+  // network is off), then a file tool.
+  const Json changed = execute(
+      *host_, {{"command", "echo broken > /workspace/notes.txt && echo 2 > /opt/app/version "
+                           "&& echo extra > /etc/vc-extra.conf && mkdir -p /tmp/p/DEBIAN && "
+                           "printf 'Package: vc-probe\\nVersion: 1.0\\nArchitecture: all\\n"
+                           "Maintainer: t <t@example.invalid>\\nDescription: probe\\n' > "
+                           "/tmp/p/DEBIAN/control && dpkg-deb -b /tmp/p /tmp/p.deb >/dev/null && "
+                           "dpkg -i /tmp/p.deb >/dev/null && dpkg -s vc-probe | head -2"}});
+  ASSERT_NE(changed["stdout"].get<std::string>().find("Status: install ok installed"),
+            std::string::npos)
+      << changed.dump();
   ok("write_file", {{"path", "new.txt"}, {"content", "written after the checkpoint\n"}});
 
   const Json listed = ok("checkpoint_list");
@@ -74,6 +83,8 @@ TEST_P(CheckpointToolsTest, AnAgentUndoesARiskyChangeWithACheckpointOnTheSameCom
                                                   "test -e /etc/vc-extra.conf; echo $?"}});
   EXPECT_EQ(after["stdout"], "original\n1\n1\n") << after.dump();
   EXPECT_EQ(outside(container_name(), "cat /workspace/notes.txt"), "original\n");
+  EXPECT_EQ(outside(container_name(), "dpkg -s vc-probe >/dev/null 2>&1; echo $?"), "1\n")
+      << "the package installed after the checkpoint is gone";
   EXPECT_TRUE(test::McpClient::is_error(tool("read_file", {{"path", "new.txt"}})));
   // Still cut off: the network state is the computer's, not the checkpoint's.
   EXPECT_EQ(ok("runtime_status").value("network_access", true), false);

@@ -285,6 +285,10 @@ TEST_P(DesktopTest, RestoreBringsTheDesktopBackWithItsSecretAndKeepsTheNetworkOf
   EXPECT_TRUE(process_running("xfdesktop"));
   EXPECT_EQ(execute(*host, {{"command", "cat /workspace/d.txt"}})["stdout"], "saved\n");
   expect_refused(connect_from_computer(*host, listener));
+  // The firewall applied again is as firm as before: root inside cannot take it down.
+  const Json undo = execute(*host, {{"command", "sudo iptables -F; echo v4=$?"}});
+  EXPECT_EQ(undo["stdout"].get<std::string>().find("v4=0"), std::string::npos) << undo.dump();
+  expect_refused(connect_from_computer(*host, listener));
   close_host(host);
 }
 
