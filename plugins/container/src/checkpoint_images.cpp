@@ -39,10 +39,6 @@ std::optional<CheckpointImage> checkpoint_from_row(const nlohmann::json& row,
   image.computer_id = computer_id;
   image.created = label_text(labels, checkpoint_labels::kCreated);
   image.desktop_environment = label_text(labels, checkpoint_labels::kDesktop) == "true";
-  const auto created = row.find("Created");
-  if (created != row.end() && created->is_number_integer()) {
-    image.created_unix = created->get<std::int64_t>();
-  }
   if (image.image_id.empty() || image.name.empty()) return std::nullopt;
   return image;
 }

@@ -50,7 +50,6 @@ struct CheckpointImage {
   std::string computer_id;
   std::string created;  // RFC 3339
   bool desktop_environment = false;
-  std::int64_t created_unix = 0;
   std::int64_t size_bytes = 0;  // filled in by layer_size()
 };
 
