@@ -57,6 +57,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The log exists before the host starts: the shell opens a background job's redirection in the
+# job itself, so the first read below could otherwise come before the file does.
+: >"$work/host.log"
 COMPUTER_ID=conformance "$host_binary" --backend process --transport http --port 0 \
   --state-dir "$work/state" --scratch-root "$work/computers" 2>"$work/host.log" &
 host_pid=$!
