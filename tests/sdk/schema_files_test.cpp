@@ -26,11 +26,14 @@ const char* const kOperations[] = {
     // the checkpoints extension's ops
     "create_checkpoint", "list_checkpoints", "restore_checkpoint", "fork_checkpoint",
     "delete_checkpoint",
+    // the processes extension's ops
+    "start_process", "read_process", "write_process", "kill_process", "list_processes",
 };
 
 const char* const kSharedDocuments[] = {"computer_info.json", "progress_event.json",
                                         "error_details.json", "config.json",
-                                        "checkpoint_info.json"};
+                                        "checkpoint_info.json", "process_info.json",
+                                        "process_output.json"};
 
 json load(const fs::path& file) {
   std::ifstream in(file);

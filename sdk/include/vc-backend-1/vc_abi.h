@@ -39,9 +39,10 @@
 /* The major changes the entry symbol's name; minors only append. What each minor added:
  *   1.1  vc_op.id; the create request's "adopt_existing"; an op function answering an error
  *        is deprecated (accept the op and complete it at once with a message instead).
- *   1.2  the checkpoints extension (ext/vc_backend_checkpoints.h). */
+ *   1.2  the checkpoints extension (ext/vc_backend_checkpoints.h).
+ *   1.3  the processes extension (ext/vc_backend_processes.h). */
 #define VC_ABI_MAJOR 1u
-#define VC_ABI_MINOR 2u
+#define VC_ABI_MINOR 3u
 
 /* Bytes "VCB1" read as a little-endian uint32. */
 #define VC_DESCRIPTOR_MAGIC 0x31424356u

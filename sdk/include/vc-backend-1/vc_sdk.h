@@ -13,5 +13,6 @@
 #include "ext/vc_host_thread_check.h"
 #include "ext/vc_backend_desktop_control.h"
 #include "ext/vc_backend_checkpoints.h"
+#include "ext/vc_backend_processes.h"
 
 #endif /* VC_BACKEND_1_SDK_H */

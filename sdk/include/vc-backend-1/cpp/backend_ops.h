@@ -20,7 +20,11 @@
 // desktop-control extension (ext/vc_backend_desktop_control.h) through get_extension; the five
 // members create_checkpoint, list_checkpoints, restore_checkpoint, delete_checkpoint
 // (CheckpointRequest, ComputerRequest for the list) and fork_checkpoint (ForkRequest) publish
-// the checkpoints extension (ext/vc_backend_checkpoints.h), which needs all five.
+// the checkpoints extension (ext/vc_backend_checkpoints.h), which needs all five; the five
+// members start_process (ProcessStartRequest), read_process (ProcessReadRequest),
+// write_process (ProcessWriteRequest), kill_process (ProcessKillRequest) and list_processes
+// (ComputerRequest) publish the processes extension (ext/vc_backend_processes.h), which needs
+// all five.
 //
 // Every thunk, on the host's loop thread:
 //  - parses the borrowed request document (NULL or empty means {});
@@ -192,6 +196,11 @@ VC_SDK_ASYNC_SLOT(list_checkpoints, list_checkpoints, ComputerRequest)
 VC_SDK_ASYNC_SLOT(restore_checkpoint, restore_checkpoint, CheckpointRequest)
 VC_SDK_ASYNC_SLOT(fork_checkpoint, fork_checkpoint, ForkRequest)
 VC_SDK_ASYNC_SLOT(delete_checkpoint, delete_checkpoint, CheckpointRequest)
+VC_SDK_ASYNC_SLOT(start_process, start_process, ProcessStartRequest)
+VC_SDK_ASYNC_SLOT(read_process, read_process, ProcessReadRequest)
+VC_SDK_ASYNC_SLOT(write_process, write_process, ProcessWriteRequest)
+VC_SDK_ASYNC_SLOT(kill_process, kill_process, ProcessKillRequest)
+VC_SDK_ASYNC_SLOT(list_processes, list_processes, ComputerRequest)
 
 #undef VC_SDK_ASYNC_SLOT
 
@@ -263,6 +272,22 @@ inline constexpr vc_backend_checkpoints kCheckpoints = {
 };
 
 template <class Backend>
+concept HasProcesses = Has_start_process<Backend> && Has_read_process<Backend> &&
+                       Has_write_process<Backend> && Has_kill_process<Backend> &&
+                       Has_list_processes<Backend>;
+
+template <class Backend>
+inline constexpr vc_backend_processes kProcesses = {
+    .struct_size = sizeof(vc_backend_processes),
+    .reserved0 = 0,
+    .start_process = start_process_slot<Backend>(),
+    .read_process = read_process_slot<Backend>(),
+    .write_process = write_process_slot<Backend>(),
+    .kill_process = kill_process_slot<Backend>(),
+    .list_processes = list_processes_slot<Backend>(),
+};
+
+template <class Backend>
 const void* VC_CALL get_extension_thunk(vc_backend* /*self*/, const char* id) noexcept {
   if (id == nullptr) return nullptr;
   const std::string_view wanted(id);
@@ -272,12 +297,15 @@ const void* VC_CALL get_extension_thunk(vc_backend* /*self*/, const char* id) no
   if constexpr (HasCheckpoints<Backend>) {
     if (wanted == VC_EXT_BACKEND_CHECKPOINTS) return &kCheckpoints<Backend>;
   }
+  if constexpr (HasProcesses<Backend>) {
+    if (wanted == VC_EXT_BACKEND_PROCESSES) return &kProcesses<Backend>;
+  }
   return nullptr;
 }
 
 template <class Backend>
 constexpr auto get_extension_slot() -> const void*(VC_CALL*)(vc_backend*, const char*) {
-  if constexpr (Has_desktop_action<Backend> || HasCheckpoints<Backend>) {
+  if constexpr (Has_desktop_action<Backend> || HasCheckpoints<Backend> || HasProcesses<Backend>) {
     return &get_extension_thunk<Backend>;
   } else {
     return nullptr;

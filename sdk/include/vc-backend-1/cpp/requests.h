@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,7 @@
 
 #include "checkpoint_name.h"
 #include "computer_id.h"
+#include "process_limits.h"
 
 namespace vc::sdk {
 
@@ -388,6 +390,210 @@ struct ForkRequest {
     }
     if (request_fields::present(doc, "name")) {
       parsed.name = request_fields::valid_checkpoint_name(doc, "name");
+    }
+    return parsed;
+  }
+};
+
+namespace request_fields {
+
+// An optional integer in [low, high]; `fallback` when absent. Throws "<key> must be an integer
+// from <low> to <high>" otherwise.
+inline std::int64_t integer_in(const nlohmann::json& doc, const char* key, std::int64_t low,
+                               std::int64_t high, std::int64_t fallback) {
+  if (!present(doc, key)) return fallback;
+  const auto& value = doc[key];
+  if (!value.is_number_integer() || value.get<std::int64_t>() < low ||
+      value.get<std::int64_t>() > high) {
+    throw InvalidRequest(std::string(key) + " must be an integer from " + std::to_string(low) +
+                         " to " + std::to_string(high));
+  }
+  return value.get<std::int64_t>();
+}
+
+inline std::string valid_process_id(const nlohmann::json& doc) {
+  auto id = doc.find("process_id");
+  if (id == doc.end() || !id->is_string() ||
+      !is_valid_process_id(id->get_ref<const std::string&>())) {
+    throw InvalidRequest(std::string("process_id: ") + kProcessIdRule);
+  }
+  return id->get<std::string>();
+}
+
+// wait_ms and max_bytes, shared by start, read and write.
+inline std::pair<std::int64_t, std::int64_t> process_wait(const nlohmann::json& doc) {
+  return {integer_in(doc, "wait_ms", 0, kProcessMaxWaitMs, 1000),
+          integer_in(doc, "max_bytes", 1, kProcessMaxMaxBytes, kProcessDefaultMaxBytes)};
+}
+
+}  // namespace request_fields
+
+// start_process (ext/vc_backend_processes.h): {"computer_id", "command" | "argv",
+// "working_directory"?, "env"?, "pty"?, "rows"?, "cols"?, "wait_ms"?, "max_bytes"?}
+struct ProcessStartRequest {
+  std::string computer_id;
+  std::optional<std::string> command;  // run as <the computer's shell> -c <command>
+  std::vector<std::string> argv;       // run directly (when no command)
+  std::optional<std::string> working_directory;  // absent: the computer's workspace
+  std::vector<std::pair<std::string, std::string>> env;  // added to the computer's environment
+  bool pty = false;
+  std::int64_t rows = kPtyDefaultRows;
+  std::int64_t cols = kPtyDefaultCols;
+  std::int64_t wait_ms = 1000;
+  std::int64_t max_bytes = kProcessDefaultMaxBytes;
+
+  // The argv to execute, given the computer's shell.
+  std::vector<std::string> resolved_argv(const std::string& shell) const {
+    if (command) return {shell, "-c", *command};
+    return argv;
+  }
+
+  static ProcessStartRequest parse(const nlohmann::json& doc) {
+    using namespace request_fields;
+    ProcessStartRequest parsed;
+    parsed.computer_id = valid_computer_id(doc);
+    if (present(doc, "command") == present(doc, "argv")) {
+      throw InvalidRequest("exactly one of command and argv is required");
+    }
+    std::size_t command_bytes = 0;
+    if (present(doc, "command")) {
+      parsed.command = required_string(doc, "command");
+      command_bytes = parsed.command->size();
+    } else {
+      const auto& argv = doc["argv"];
+      if (!argv.is_array() || argv.empty() || argv.size() > kProcessMaxArguments) {
+        throw InvalidRequest("argv must be an array of 1 to " +
+                             std::to_string(kProcessMaxArguments) + " strings");
+      }
+      for (const auto& arg : argv) {
+        if (!arg.is_string()) throw InvalidRequest("argv must hold strings only");
+        parsed.argv.push_back(arg.get<std::string>());
+        command_bytes += parsed.argv.back().size() + 1;
+      }
+      if (parsed.argv.front().empty()) throw InvalidRequest("argv[0] must not be empty");
+    }
+    if (command_bytes > kProcessMaxCommandBytes) {
+      throw InvalidRequest("the command is " + std::to_string(command_bytes) +
+                           " bytes; at most " + std::to_string(kProcessMaxCommandBytes) +
+                           " bytes are allowed");
+    }
+    parsed.working_directory = optional_string(doc, "working_directory",
+                                               "working_directory must be a non-empty string");
+    if (parsed.working_directory && parsed.working_directory->front() != '/') {
+      throw InvalidRequest("working_directory must be an absolute path");
+    }
+    if (present(doc, "env")) parsed.env = parse_environment(doc["env"]);
+    if (present(doc, "pty")) {
+      if (!doc["pty"].is_boolean()) throw InvalidRequest("pty must be a boolean");
+      parsed.pty = doc["pty"].get<bool>();
+    }
+    parsed.rows = integer_in(doc, "rows", kPtyMinRows, kPtyMaxRows, kPtyDefaultRows);
+    parsed.cols = integer_in(doc, "cols", kPtyMinCols, kPtyMaxCols, kPtyDefaultCols);
+    std::tie(parsed.wait_ms, parsed.max_bytes) = process_wait(doc);
+    return parsed;
+  }
+
+ private:
+  static std::vector<std::pair<std::string, std::string>> parse_environment(
+      const nlohmann::json& env) {
+    if (!env.is_object() || env.size() > kProcessMaxEnvironment) {
+      throw InvalidRequest("env must be an object of at most " +
+                           std::to_string(kProcessMaxEnvironment) + " variables");
+    }
+    std::vector<std::pair<std::string, std::string>> variables;
+    std::size_t bytes = 0;
+    for (auto it = env.begin(); it != env.end(); ++it) {
+      if (!is_valid_environment_name(it.key())) {
+        throw InvalidRequest("env: \"" + it.key().substr(0, 64) +
+                             "\" is not a variable name ([A-Za-z_][A-Za-z0-9_]*)");
+      }
+      if (!it->is_string()) throw InvalidRequest("env." + it.key() + " must be a string");
+      variables.emplace_back(it.key(), it->get<std::string>());
+      bytes += it.key().size() + variables.back().second.size() + 2;
+    }
+    if (bytes > kProcessMaxEnvironmentBytes) {
+      throw InvalidRequest("env is " + std::to_string(bytes) + " bytes; at most " +
+                           std::to_string(kProcessMaxEnvironmentBytes) + " bytes are allowed");
+    }
+    return variables;
+  }
+};
+
+// read_process: {"computer_id","process_id","wait_ms"?,"max_bytes"?,"from"?:{"stdout","stderr"}}
+struct ProcessReadRequest {
+  std::string computer_id;
+  std::string process_id;
+  std::int64_t wait_ms = 1000;
+  std::int64_t max_bytes = kProcessDefaultMaxBytes;
+  // Offsets to read from without moving the read position; nullopt: from the read position.
+  std::optional<std::pair<std::int64_t, std::int64_t>> from;
+
+  static ProcessReadRequest parse(const nlohmann::json& doc) {
+    using namespace request_fields;
+    ProcessReadRequest parsed;
+    parsed.computer_id = valid_computer_id(doc);
+    parsed.process_id = valid_process_id(doc);
+    std::tie(parsed.wait_ms, parsed.max_bytes) = process_wait(doc);
+    if (present(doc, "from")) {
+      const auto& from = doc["from"];
+      constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
+      if (!from.is_object()) throw InvalidRequest("from must be an object");
+      parsed.from = std::make_pair(integer_in(from, "stdout", 0, kMax, 0),
+                                   integer_in(from, "stderr", 0, kMax, 0));
+    }
+    return parsed;
+  }
+};
+
+// write_process: {"computer_id","process_id","input","close_stdin"?,"wait_ms"?,"max_bytes"?}
+struct ProcessWriteRequest {
+  std::string computer_id;
+  std::string process_id;
+  std::string input;  // may be empty (with close_stdin: only close)
+  bool close_stdin = false;
+  std::int64_t wait_ms = 1000;
+  std::int64_t max_bytes = kProcessDefaultMaxBytes;
+
+  static ProcessWriteRequest parse(const nlohmann::json& doc) {
+    using namespace request_fields;
+    ProcessWriteRequest parsed;
+    parsed.computer_id = valid_computer_id(doc);
+    parsed.process_id = valid_process_id(doc);
+    auto input = doc.find("input");
+    if (input == doc.end() || !input->is_string()) throw InvalidRequest("input must be a string");
+    parsed.input = input->get<std::string>();
+    if (parsed.input.size() > kProcessMaxInputBytes) {
+      throw InvalidRequest("input is " + std::to_string(parsed.input.size()) +
+                           " bytes; at most " + std::to_string(kProcessMaxInputBytes) +
+                           " bytes can be written at once");
+    }
+    if (present(doc, "close_stdin")) {
+      if (!doc["close_stdin"].is_boolean()) throw InvalidRequest("close_stdin must be a boolean");
+      parsed.close_stdin = doc["close_stdin"].get<bool>();
+    }
+    std::tie(parsed.wait_ms, parsed.max_bytes) = process_wait(doc);
+    return parsed;
+  }
+};
+
+// kill_process: {"computer_id","process_id","signal"?} (default "TERM")
+struct ProcessKillRequest {
+  std::string computer_id;
+  std::string process_id;
+  std::string signal = "TERM";
+
+  static ProcessKillRequest parse(const nlohmann::json& doc) {
+    using namespace request_fields;
+    ProcessKillRequest parsed;
+    parsed.computer_id = valid_computer_id(doc);
+    parsed.process_id = valid_process_id(doc);
+    if (present(doc, "signal")) {
+      const auto& signal = doc["signal"];
+      if (!signal.is_string() || !is_process_signal_name(signal.get_ref<const std::string&>())) {
+        throw InvalidRequest(
+            "signal must be one of TERM, KILL, INT, HUP, QUIT, USR1, USR2, STOP, CONT, WINCH");
+      }
+      parsed.signal = signal.get<std::string>();
     }
     return parsed;
   }
