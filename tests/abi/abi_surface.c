@@ -9,6 +9,7 @@
 #include <vc-backend-1/vc_sdk.h>
 #include <vc-backend-1/ext/vc_backend_checkpoints.h>
 #include <vc-backend-1/ext/vc_backend_desktop_control.h>
+#include <vc-backend-1/ext/vc_backend_processes.h>
 #include <vc-backend-1/ext/vc_host_thread_check.h>
 
 #define VC_SURFACE(type) \
@@ -24,6 +25,7 @@ VC_SURFACE(vc_backend_ops)
 VC_SURFACE(vc_op)
 VC_SURFACE(vc_backend_desktop_control)
 VC_SURFACE(vc_backend_checkpoints)
+VC_SURFACE(vc_backend_processes)
 VC_SURFACE(vc_host_thread_check)
 VC_SURFACE(vc_plugin_entry_fn)
 VC_SURFACE(vc_async_op_fn)
