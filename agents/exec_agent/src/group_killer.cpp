@@ -10,14 +10,14 @@ namespace vc::exec_agent {
 
 bool process_group_exists(pid_t pgid) { return kill(-pgid, 0) == 0 || errno == EPERM; }
 
-void GroupKiller::terminate(pid_t pgid, Millis now) {
+void GroupKiller::terminate(pid_t pgid, Millis now, Millis grace_ms) {
   const bool pending = std::any_of(pending_.begin(), pending_.end(),
                                    [pgid](const PendingKill& kill) { return kill.pgid == pgid; });
   kill(-pgid, SIGTERM);
   // A stopped process acts on TERM only once continued (shells send CONT after TERM for the
   // same reason); without this a stopped command would always wait for the KILL.
   kill(-pgid, SIGCONT);
-  if (!pending) pending_.push_back({pgid, now + kKillGraceMs});
+  if (!pending) pending_.push_back({pgid, now + grace_ms});
 }
 
 void GroupKiller::kill_now(pid_t pgid, Millis now) {
@@ -37,8 +37,8 @@ void GroupKiller::on_timer(Millis now) {
     }
     if (pending.kill_at > now) return false;
     if (!process_group_exists(pending.pgid)) return true;
-    log_line("process group %d outlived SIGTERM by %lld ms: SIGKILL",
-             static_cast<int>(pending.pgid), static_cast<long long>(kKillGraceMs));
+    log_line("process group %d outlived its grace after SIGTERM: SIGKILL",
+             static_cast<int>(pending.pgid));
     kill(-pending.pgid, SIGKILL);
     pending.kill_sent = true;
     return false;

@@ -3,7 +3,8 @@
 // Kept apart from Command because the grace can outlive the command's report: a leader that
 // exits on TERM is reported at once while a member of its group that ignores TERM still gets
 // its KILL 500 ms after the TERM (docs/exec-agent.md: "SIGKILL 500 ms later if anything of it
-// is left").
+// is left"). The process supervisor ends its processes' groups with the same killer and a
+// longer grace (docs/processes.md: "KILL 2 s later"). Single-threaded, like its owners.
 #pragma once
 
 #include <sys/types.h>
@@ -27,9 +28,9 @@ bool process_group_exists(pid_t pgid);
 
 class GroupKiller {
  public:
-  // Sends SIGTERM to the group now and SIGKILL at now + kKillGraceMs if anything of it is
-  // left. A group already being terminated keeps its first deadline.
-  void terminate(pid_t pgid, Millis now);
+  // Sends SIGTERM to the group now and SIGKILL at now + grace_ms if anything of it is left. A
+  // group already being terminated keeps its first deadline.
+  void terminate(pid_t pgid, Millis now, Millis grace_ms = kKillGraceMs);
   // SIGKILL at once, no grace.
   void kill_now(pid_t pgid, Millis now);
   // The kernel just gave `pid` to a new process: no group with that id existed any more, so a

@@ -3,7 +3,8 @@
 // Rebuilt every turn from the current state (which commands exist, whether output is pending,
 // whether the channel is congested): with a few dozen descriptors at most this costs less than
 // keeping an epoll set in step, and a descriptor is never polled after its owner closed it.
-// The vectors keep their capacity, so a turn allocates nothing.
+// The vectors keep their capacity, so a turn allocates nothing. The exec agent's loop and the
+// process supervisor's each use it with their own kind of owner.
 #pragma once
 
 #include <poll.h>
@@ -22,13 +23,14 @@ struct PollOwner {
   Command* command = nullptr;  // for kStdout, kStderr, kStdin
 };
 
-class PollSet {
+template <typename Owner>
+class BasicPollSet {
  public:
   void clear() {
     fds_.clear();
     owners_.clear();
   }
-  void add(int fd, short events, PollOwner owner) {
+  void add(int fd, short events, Owner owner) {
     fds_.push_back(pollfd{fd, events, 0});
     owners_.push_back(owner);
   }
@@ -39,11 +41,13 @@ class PollSet {
   }
   std::size_t size() const { return fds_.size(); }
   short ready_events(std::size_t index) const { return fds_[index].revents; }
-  const PollOwner& owner(std::size_t index) const { return owners_[index]; }
+  const Owner& owner(std::size_t index) const { return owners_[index]; }
 
  private:
   std::vector<pollfd> fds_;
-  std::vector<PollOwner> owners_;
+  std::vector<Owner> owners_;
 };
+
+using PollSet = BasicPollSet<PollOwner>;
 
 }  // namespace vc::exec_agent

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "child_setup.h"
+
 namespace vc::exec_agent {
 namespace {
 
@@ -35,29 +37,6 @@ bool open_pipe(Pipe& pipe) {
 }
 
 void make_non_blocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
-
-// Writes `parts` to the child's stderr (already the command's stderr pipe). Only the child calls
-// this, to explain an exit status the command itself never got to produce.
-void write_to_stderr(std::initializer_list<const char*> parts) {
-  std::string line;
-  for (const char* part : parts) line += part;
-  line += '\n';
-  [[maybe_unused]] const ssize_t ignored = write(STDERR_FILENO, line.data(), line.size());
-}
-
-// The agent ignores SIGPIPE and blocks SIGCHLD (it reads SIGCHLD from a signalfd); a command
-// must start with the defaults, or `yes | head` would never end and shells would misbehave.
-void reset_signal_handling() {
-  struct sigaction defaults {};
-  defaults.sa_handler = SIG_DFL;
-  sigemptyset(&defaults.sa_mask);
-  for (int signal_number = 1; signal_number < NSIG; ++signal_number) {
-    sigaction(signal_number, &defaults, nullptr);  // fails harmlessly for KILL, STOP, reserved
-  }
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
-}
 
 // In the forked child; never returns. The agent is single-threaded, so the child may allocate
 // (setenv, the argv vector) without the locks-held-by-another-thread hazard of fork.
@@ -86,18 +65,7 @@ void reset_signal_handling() {
     _exit(126);
   }
   for (const auto& [name, value] : request.env) setenv(name.c_str(), value.c_str(), 1);
-
-  std::vector<char*> argv;
-  argv.reserve(request.argv.size() + 1);
-  for (const auto& word : request.argv) argv.push_back(const_cast<char*>(word.c_str()));
-  argv.push_back(nullptr);
-  // execvp reads PATH after the setenv above, so a PATH in "env" is the one searched.
-  execvp(argv[0], argv.data());
-
-  // As a shell reports it: "<program>: <reason>", 127 when not found, 126 otherwise.
-  const int exec_error = errno;
-  write_to_stderr({argv[0], ": ", std::strerror(exec_error)});
-  _exit(exec_error == ENOENT ? 127 : 126);
+  exec_as_a_shell_would(request.argv);
 }
 
 StartFailure fork_failure(const char* what) {
