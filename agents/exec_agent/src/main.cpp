@@ -2,6 +2,10 @@
 // long-lived engine exec: frames in on stdin, frames out on stdout, its own log on stderr.
 // The protocol and its rules: docs/exec-agent.md. Built statically (no shared libraries, no NSS
 // look-ups), so the same file runs in any Linux image of its architecture.
+//
+// The same program has two more modes for the processes that outlive a command
+// (docs/processes.md): `process-call` (one request to the process supervisor, from stdin to
+// stdout) and `process-supervisor <state dir>` (the supervisor itself, a daemon).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -13,6 +17,8 @@
 #include "child_reaper.h"
 #include "log.h"
 #include "messages.h"
+#include "process_call.h"
+#include "supervisor.h"
 
 #ifndef VC_EXEC_AGENT_VERSION
 #define VC_EXEC_AGENT_VERSION "dev"
@@ -51,6 +57,14 @@ int main(int argc, char** argv) {
   }
   ensure_standard_fds_open();
   close_inherited_fds();
+  if (argc == 2 && std::string(argv[1]) == "process-call") return run_process_call();
+  if (argc == 3 && std::string(argv[1]) == "process-supervisor") {
+    return run_process_supervisor(argv[2]);
+  }
+  if (argc != 1) {
+    log_line("usage: vc-exec-agent [--version | process-call | process-supervisor <state dir>]");
+    return 2;
+  }
   // A plugin that goes away must show up as a write error (EPIPE) the loop handles, not kill
   // the agent before it has ended its commands.
   signal(SIGPIPE, SIG_IGN);
