@@ -113,7 +113,7 @@ TEST(PluginLoader, RefusesAnotherAbiMajor) {
 TEST(PluginLoader, RefusesAPluginNeedingANewerHostMinor) {
   expect_refusal(
       test_backend("needs-minor-99"),
-      "needs host ABI 1.99 or newer; this host is 1.2 \u2014 upgrade mcp-virtual-computer");
+      "needs host ABI 1.99 or newer; this host is 1.3 \u2014 upgrade mcp-virtual-computer");
 }
 
 TEST(PluginLoader, LoadsAPluginThatNeedsThisHostsMinor) {
@@ -139,7 +139,33 @@ TEST(DescriptorCheck, AnOneZeroHostRefusesAPluginThatNeedsOneOne) {
 
   EXPECT_TRUE(check_descriptor(&descriptor, path, /*host_abi_minor=*/1).ok());
   EXPECT_TRUE(check_descriptor(&descriptor, path, /*host_abi_minor=*/2).ok());
-  EXPECT_TRUE(check_descriptor(&descriptor, path).ok()) << "this host speaks 1.2";
+  EXPECT_TRUE(check_descriptor(&descriptor, path, /*host_abi_minor=*/3).ok());
+  EXPECT_TRUE(check_descriptor(&descriptor, path).ok()) << "this host speaks 1.3";
+}
+
+// The checkpoints plugin, built from the frozen 1.2 headers, needs a 1.2 host.
+TEST(PluginLoader, LoadsAPluginBuiltFromTheFrozenOneTwoHeaders) {
+  auto module = PluginModule::load(test_backend("checkpoints"));
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  EXPECT_EQ(module.value()->info().abi_minor, 2u);
+  EXPECT_EQ(module.value()->descriptor().min_host_abi_minor, 2u);
+}
+
+TEST(DescriptorCheck, AnOneOneHostRefusesAPluginThatNeedsOneTwo) {
+  auto module = PluginModule::load(test_backend("checkpoints"));
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  const vc_plugin_descriptor& descriptor = module.value()->descriptor();
+  const auto path = test_backend("checkpoints");
+
+  auto on_1_1 = check_descriptor(&descriptor, path, /*host_abi_minor=*/1);
+  ASSERT_FALSE(on_1_1.ok());
+  EXPECT_EQ(on_1_1.error().status, VC_E_INCOMPATIBLE);
+  EXPECT_EQ(on_1_1.error().message,
+            "needs host ABI 1.2 or newer; this host is 1.1 \u2014 upgrade mcp-virtual-computer");
+
+  EXPECT_TRUE(check_descriptor(&descriptor, path, /*host_abi_minor=*/2).ok());
+  EXPECT_TRUE(check_descriptor(&descriptor, path, /*host_abi_minor=*/3).ok());
+  EXPECT_TRUE(check_descriptor(&descriptor, path).ok()) << "this host speaks 1.3";
 }
 
 TEST(DescriptorCheck, EveryMinorAcceptsTheFrozenOneZeroPlugin) {
@@ -147,7 +173,7 @@ TEST(DescriptorCheck, EveryMinorAcceptsTheFrozenOneZeroPlugin) {
   ASSERT_TRUE(module.ok()) << module.error().message;
   const vc_plugin_descriptor& descriptor = module.value()->descriptor();
   EXPECT_EQ(descriptor.abi_minor, 0u);
-  for (uint32_t host_minor : {0u, 1u, 2u}) {
+  for (uint32_t host_minor : {0u, 1u, 2u, 3u}) {
     auto checked = check_descriptor(&descriptor, test_backend("conformance"), host_minor);
     EXPECT_TRUE(checked.ok()) << "host 1." << host_minor << ": " << checked.error().message;
   }

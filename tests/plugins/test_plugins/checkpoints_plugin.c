@@ -1,4 +1,4 @@
-/* checkpoints_plugin.c — a backend built from the current SDK headers (ABI 1.2) whose only
+/* checkpoints_plugin.c — a backend built from the frozen ABI 1.2 headers (frozen/1.2) whose only
  * operations are the checkpoints extension's (ext/vc_backend_checkpoints.h), for the host's
  * reading of the extension table. Built three times:
  *   (default)                 the whole table; each op completes at once with a canned result
