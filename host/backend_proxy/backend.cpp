@@ -29,6 +29,11 @@ const char* operation_name(Operation op) {
     case Operation::restore_checkpoint: return "restore_checkpoint";
     case Operation::fork_checkpoint: return "fork_checkpoint";
     case Operation::delete_checkpoint: return "delete_checkpoint";
+    case Operation::start_process: return "start_process";
+    case Operation::read_process: return "read_process";
+    case Operation::write_process: return "write_process";
+    case Operation::kill_process: return "kill_process";
+    case Operation::list_processes: return "list_processes";
   }
   return "unknown operation";
 }

@@ -44,6 +44,12 @@ enum class Operation {
   restore_checkpoint,
   fork_checkpoint,
   delete_checkpoint,
+  // The processes extension (ext/vc_backend_processes.h).
+  start_process,
+  read_process,
+  write_process,
+  kill_process,
+  list_processes,
 };
 
 // "validate", "ensure_image", ... (the names used in the SDK's schema files).
@@ -100,6 +106,11 @@ class Backend {
   // offers_checkpoints() before they offer checkpoints at all.
   virtual ExtensionOffer checkpoints_offer() const { return {}; }
   bool offers_checkpoints() const { return checkpoints_offer().usable; }
+
+  // [loop-thread] What the plugin offers of the processes extension, the same way: upper rooms
+  // ask offers_processes() before they offer process tools.
+  virtual ExtensionOffer processes_offer() const { return {}; }
+  bool offers_processes() const { return processes_offer().usable; }
 
   // [loop-thread] Number of started ops not yet completed.
   virtual size_t pending_ops() const = 0;

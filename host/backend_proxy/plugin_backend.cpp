@@ -70,6 +70,11 @@ vc_async_op_fn async_slot(const PluginInstance& instance, Operation operation) {
     case Operation::restore_checkpoint: return instance.checkpoints.restore_checkpoint;
     case Operation::fork_checkpoint: return instance.checkpoints.fork_checkpoint;
     case Operation::delete_checkpoint: return instance.checkpoints.delete_checkpoint;
+    case Operation::start_process: return instance.processes.start_process;
+    case Operation::read_process: return instance.processes.read_process;
+    case Operation::write_process: return instance.processes.write_process;
+    case Operation::kill_process: return instance.processes.kill_process;
+    case Operation::list_processes: return instance.processes.list_processes;
     case Operation::exec: break;  // its own signature
   }
   return nullptr;

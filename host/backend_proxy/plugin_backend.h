@@ -40,6 +40,7 @@ class PluginBackend final : public Backend, public std::enable_shared_from_this<
   CancelHandle start(Operation op, const Json& request, OpCallbacks callbacks,
                      std::string_view stdin_bytes = {}) override;
   ExtensionOffer checkpoints_offer() const override { return instance_.checkpoints_offer; }
+  ExtensionOffer processes_offer() const override { return instance_.processes_offer; }
   size_t pending_ops() const override;
   void shutdown(uint64_t deadline_ms, std::function<void()> done) override;
 

@@ -48,37 +48,57 @@ void read_desktop_control(PluginInstance& instance) {
   plugins::copy_versioned(&instance.desktop_control, table);
 }
 
-// The checkpoints extension arrived with ABI 1.2, whole: a table that does not cover all five
-// operations is not one the host can use (validate-plugin says so). A NULL slot of a usable
-// table is answered VC_E_UNSUPPORTED, as any NULL slot.
-void read_checkpoints(PluginInstance& instance) {
+// Extensions that arrive whole (checkpoints with ABI 1.2, processes with 1.3): a table that
+// does not cover every operation is not one the host can use (validate-plugin says so). A NULL
+// slot of a usable table is answered VC_E_UNSUPPORTED, as any NULL slot. `slots` lists the
+// copied table's operations.
+template <class Table, std::size_t N>
+void read_whole_extension(PluginInstance& instance, const char* id, Table& copy,
+                          ExtensionOffer& offer, std::size_t min_size,
+                          std::pair<vc_async_op_fn Table::*, Operation> const (&slots)[N]) {
   if (instance.ops.get_extension == nullptr) return;
   const void* raw = nullptr;
   try {
-    raw = instance.ops.get_extension(instance.backend, VC_EXT_BACKEND_CHECKPOINTS);
+    raw = instance.ops.get_extension(instance.backend, id);
   } catch (...) {
     return;
   }
   if (raw == nullptr) return;
-  const auto* table = static_cast<const vc_backend_checkpoints*>(raw);
-  ExtensionOffer& offer = instance.checkpoints_offer;
+  const auto* table = static_cast<const Table*>(raw);
   offer.returned = true;
   offer.struct_size = table->struct_size;
-  constexpr size_t kMinSize =
-      offsetof(vc_backend_checkpoints, delete_checkpoint) + sizeof(vc_async_op_fn);
-  if (table->struct_size < kMinSize) return;
-  plugins::copy_versioned(&instance.checkpoints, table);
+  if (table->struct_size < min_size) return;
+  plugins::copy_versioned(&copy, table);
   offer.usable = true;
-  const vc_backend_checkpoints& copied = instance.checkpoints;
-  const std::pair<vc_async_op_fn, Operation> slots[] = {
-      {copied.create_checkpoint, Operation::create_checkpoint},
-      {copied.list_checkpoints, Operation::list_checkpoints},
-      {copied.restore_checkpoint, Operation::restore_checkpoint},
-      {copied.fork_checkpoint, Operation::fork_checkpoint},
-      {copied.delete_checkpoint, Operation::delete_checkpoint}};
   for (const auto& [slot, operation] : slots) {
-    if (slot == nullptr) offer.null_slots.push_back(operation);
+    if (copy.*slot == nullptr) offer.null_slots.push_back(operation);
   }
+}
+
+void read_checkpoints(PluginInstance& instance) {
+  using T = vc_backend_checkpoints;
+  static constexpr std::pair<vc_async_op_fn T::*, Operation> kSlots[] = {
+      {&T::create_checkpoint, Operation::create_checkpoint},
+      {&T::list_checkpoints, Operation::list_checkpoints},
+      {&T::restore_checkpoint, Operation::restore_checkpoint},
+      {&T::fork_checkpoint, Operation::fork_checkpoint},
+      {&T::delete_checkpoint, Operation::delete_checkpoint}};
+  read_whole_extension(instance, VC_EXT_BACKEND_CHECKPOINTS, instance.checkpoints,
+                       instance.checkpoints_offer,
+                       offsetof(T, delete_checkpoint) + sizeof(vc_async_op_fn), kSlots);
+}
+
+void read_processes(PluginInstance& instance) {
+  using T = vc_backend_processes;
+  static constexpr std::pair<vc_async_op_fn T::*, Operation> kSlots[] = {
+      {&T::start_process, Operation::start_process},
+      {&T::read_process, Operation::read_process},
+      {&T::write_process, Operation::write_process},
+      {&T::kill_process, Operation::kill_process},
+      {&T::list_processes, Operation::list_processes}};
+  read_whole_extension(instance, VC_EXT_BACKEND_PROCESSES, instance.processes,
+                       instance.processes_offer,
+                       offsetof(T, list_processes) + sizeof(vc_async_op_fn), kSlots);
 }
 
 }  // namespace
@@ -134,6 +154,7 @@ Expected<PluginInstance> create_plugin_instance(const plugins::PluginModule& mod
   }
   read_desktop_control(instance);
   read_checkpoints(instance);
+  read_processes(instance);
   return instance;
 }
 

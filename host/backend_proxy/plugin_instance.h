@@ -3,6 +3,7 @@
 
 #include <vc-backend-1/ext/vc_backend_checkpoints.h>
 #include <vc-backend-1/ext/vc_backend_desktop_control.h>
+#include <vc-backend-1/ext/vc_backend_processes.h>
 #include <vc-backend-1/vc_backend.h>
 
 #include "common/failure.h"
@@ -28,6 +29,9 @@ struct PluginInstance {
   // plugin returned one covering every operation; `checkpoints_offer` says what it returned.
   vc_backend_checkpoints checkpoints{};
   ExtensionOffer checkpoints_offer;
+  // The processes extension's table (ext/vc_backend_processes.h), read the same way.
+  vc_backend_processes processes{};
+  ExtensionOffer processes_offer;
 };
 
 // The config document of create_backend: {"options": options} (an object when options is null).

@@ -34,6 +34,7 @@ struct HostOptionValues {
   bool allow_unauthenticated_http = false;
   bool lifecycle_tools = false;
   bool no_checkpoint_tools = false;
+  bool no_process_tools = false;
   std::string shell = ServerConfig().shell;
   bool network = ServerConfig().network_access;
   std::string tool_instruction_override;
@@ -123,6 +124,10 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
   app.add_flag("--no-checkpoint-tools", v.no_checkpoint_tools,
                "Do not offer checkpoint_create, checkpoint_list, checkpoint_restore and "
                "checkpoint_delete (offered by default when the backend keeps checkpoints)")
+      ->group(group);
+  app.add_flag("--no-process-tools", v.no_process_tools,
+               "Do not offer process_start, process_read, process_write, process_kill and "
+               "process_list (offered by default when the backend's computers hold processes)")
       ->group(group);
   app.add_option("--shell", v.shell, "Shell that runs the command of terminal_execute")
       ->capture_default_str()->group(group);
@@ -342,6 +347,7 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
   config.sse_keepalive_s = v.sse_keepalive;
   config.lifecycle_tools = v.lifecycle_tools;
   config.checkpoint_tools = !v.no_checkpoint_tools;
+  config.process_tools = !v.no_process_tools;
   config.shell = v.shell;
   if (handles.tool_instruction_override->count() > 0) {
     config.tool_instruction_override = v.tool_instruction_override;

@@ -36,6 +36,9 @@ struct ServerConfig {
   // The checkpoint_* tools, offered when the backend keeps checkpoints;
   // --no-checkpoint-tools turns them off.
   bool checkpoint_tools = true;
+  // The process_* tools, offered when the backend's computers hold processes;
+  // --no-process-tools turns them off.
+  bool process_tools = true;
   // --request-state-key-file: the secret that seals the state of input-required results
   // (docs/protocol.md); processes behind one load balancer share it. Unset: random per process.
   std::optional<std::filesystem::path> request_state_key_file;

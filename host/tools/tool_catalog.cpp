@@ -5,6 +5,7 @@
 #include "tools/computer_status_tools.h"
 #include "tools/file_tools.h"
 #include "tools/lifecycle_tools.h"
+#include "tools/process_tools.h"
 #include "tools/terminal_execute_tool.h"
 
 namespace vc::tools {
@@ -14,6 +15,9 @@ std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& 
   tools.push_back(make_terminal_execute_tool(context));
   for (auto& tool : make_computer_status_tools(context)) tools.push_back(std::move(tool));
   for (auto& tool : make_file_tools(context)) tools.push_back(std::move(tool));
+  if (context.process_tools) {
+    for (auto& tool : make_process_tools(context)) tools.push_back(std::move(tool));
+  }
   if (context.checkpoint_tools) {
     for (auto& tool : make_checkpoint_tools(context)) tools.push_back(std::move(tool));
   }

@@ -18,6 +18,8 @@ struct CatalogContext {
   std::string terminal_execute_description;         // from assemble_tool_description()
   // The checkpoint_* tools, when the backend keeps checkpoints; --no-checkpoint-tools: off.
   bool checkpoint_tools = true;
+  // The process_* tools, when the backend's computers hold processes; --no-process-tools: off.
+  bool process_tools = true;
 };
 
 std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& context);

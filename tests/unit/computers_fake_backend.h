@@ -126,6 +126,15 @@ class FakeBackend : public backend_proxy::Backend {
     return offer;
   }
 
+  // Whether the fake offers the processes extension (off unless set), the same way.
+  void set_processes(bool offered) { processes_ = offered; }
+  backend_proxy::ExtensionOffer processes_offer() const override {
+    backend_proxy::ExtensionOffer offer;
+    offer.returned = processes_;
+    offer.usable = processes_;
+    return offer;
+  }
+
   CancelHandle start(backend_proxy::Operation op, const Json& request, backend_proxy::OpCallbacks callbacks,
                      std::string_view stdin_bytes) override {
     auto record = std::make_shared<FakeOp>();
@@ -221,6 +230,7 @@ class FakeBackend : public backend_proxy::Backend {
   uv_idle_t idle_{};
   bool closed_ = false;
   bool checkpoints_ = false;
+  bool processes_ = false;
   plugins::PluginInfo info_;
   std::map<backend_proxy::Operation, std::deque<FakeReply>> scripts_;
   std::vector<std::shared_ptr<FakeOp>> ops_;

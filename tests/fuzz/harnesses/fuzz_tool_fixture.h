@@ -6,7 +6,7 @@
 // on a later loop turn, as the real completion pump does, so a fuzzed request meets the same
 // re-entrancy as in production. The computer is created on first use (attach says "not
 // found"), the image step reports progress, the file scripts get output in their formats, the
-// checkpoints extension is offered (every checkpoint op succeeds), and wait_for_death stays
+// checkpoints and processes extensions are offered (every op succeeds), and wait_for_death stays
 // pending until it is cancelled. Nothing here keeps per-operation state
 // after the operation completed: a long input cannot make it grow.
 #pragma once
@@ -100,6 +100,15 @@ class FakeBackend final : public backend_proxy::Backend {
     return offer;
   }
 
+  // And the process tools.
+  backend_proxy::ExtensionOffer processes_offer() const override {
+    backend_proxy::ExtensionOffer offer;
+    offer.returned = true;
+    offer.usable = true;
+    offer.struct_size = sizeof(vc_backend_processes);
+    return offer;
+  }
+
   void shutdown(uint64_t, std::function<void()> done) override { done(); }
 
  private:
@@ -154,6 +163,26 @@ class FakeBackend final : public backend_proxy::Backend {
                 {"size_bytes", 4096},
                 {"processes", false},
                 {"desktop_environment", false}};
+  }
+
+  // A process as the supervisor describes one, and the output of a call: bounded, whatever
+  // the request said.
+  static Json process(const Json& request) {
+    return Json{{"process", Json{{"process_id", request.value("process_id", "p1")},
+                                 {"command", "fuzz"},
+                                 {"argv", Json::array({"fuzz"})},
+                                 {"working_directory", "/workspace"},
+                                 {"pty", request.value("pty", false)},
+                                 {"pid", 42},
+                                 {"state", "running"},
+                                 {"exit_code", nullptr},
+                                 {"signal", nullptr},
+                                 {"started", "2026-12-01T00:00:00.000Z"},
+                                 {"ended", nullptr},
+                                 {"log_paths", Json{{"stdout", "/var/tmp/vc-processes-0/p1/stdout.log"}}}}},
+                {"output", Json{{"stdout", "out"}, {"stderr", ""}, {"stdout_dropped", 0},
+                                {"stderr_dropped", 0}, {"stdout_offset", 3},
+                                {"stderr_offset", 0}, {"more", false}}}};
   }
 
   static Reply ok(Json result) {
@@ -255,6 +284,13 @@ class FakeBackend final : public backend_proxy::Backend {
         return ok(Json{{"computer_id", request.value("computer_id", kComputerId)},
                        {"name", request.value("name", "before")},
                        {"deleted", true}});
+      case Operation::start_process:
+      case Operation::read_process:
+      case Operation::write_process:
+      case Operation::kill_process: return ok(process(request));
+      case Operation::list_processes:
+        return ok(Json{{"computer_id", request.value("computer_id", kComputerId)},
+                       {"processes", Json::array({process(Json::object())["process"]})}});
       case Operation::wait_for_death: break;
     }
     Reply unsupported;
