@@ -6,6 +6,7 @@
 #include <utility>
 
 #include <vc-backend-1/cpp/backend_ops.h>
+#include <vc_agent_channel/process_call.h>
 
 #include "checkpoint_flows.h"
 #include "command_dispatch.h"
@@ -15,6 +16,7 @@
 #include "computer_agents.h"
 #include "image_ensure.h"
 #include "image_instructions.h"
+#include "process_calls.h"
 
 namespace vc::container {
 namespace {
@@ -392,6 +394,59 @@ vc_status ContainerBackend::desktop_action(sdk::DesktopActionRequest request, co
       if (auto open = channel.lock()) open->withdraw(ticket);
     });
   });
+}
+
+vc_status ContainerBackend::run_process_op(
+    const vc_op* op, std::string computer_id,
+    std::function<nlohmann::json(const ComputerRecord&)> agent_request) {
+  return accept(op, [this, computer_id = std::move(computer_id),
+                     agent_request = std::move(agent_request)](const Pending& pending) {
+    if (pending->cancel_requested()) return complete(pending, cancelled_failure());
+    Record record = ctx_->computers.record(computer_id);
+    auto call_slot = std::make_shared<std::weak_ptr<RunningCommand>>();
+    run_process_call(
+        *ctx_, record, agent_request(*record),
+        [this, pending](Expected<nlohmann::json> outcome) { complete(pending, std::move(outcome)); },
+        [pending] { return pending->cancel_requested(); },
+        [call_slot](std::shared_ptr<RunningCommand> call) { *call_slot = call; });
+    pending->on_cancel([call_slot] {
+      if (auto call = call_slot->lock()) call->cancel();
+    });
+  });
+}
+
+vc_status ContainerBackend::start_process(sdk::ProcessStartRequest request, const vc_op* op) {
+  std::string id = request.computer_id;
+  return run_process_op(op, std::move(id),
+                        [request = std::move(request)](const ComputerRecord& record) {
+                          return agent_channel::agent_start_request(request, record.shell);
+                        });
+}
+
+vc_status ContainerBackend::read_process(sdk::ProcessReadRequest request, const vc_op* op) {
+  std::string id = request.computer_id;
+  return run_process_op(op, std::move(id), [request = std::move(request)](const ComputerRecord&) {
+    return agent_channel::agent_read_request(request);
+  });
+}
+
+vc_status ContainerBackend::write_process(sdk::ProcessWriteRequest request, const vc_op* op) {
+  std::string id = request.computer_id;
+  return run_process_op(op, std::move(id), [request = std::move(request)](const ComputerRecord&) {
+    return agent_channel::agent_write_request(request);
+  });
+}
+
+vc_status ContainerBackend::kill_process(sdk::ProcessKillRequest request, const vc_op* op) {
+  std::string id = request.computer_id;
+  return run_process_op(op, std::move(id), [request = std::move(request)](const ComputerRecord&) {
+    return agent_channel::agent_kill_request(request);
+  });
+}
+
+vc_status ContainerBackend::list_processes(sdk::ComputerRequest request, const vc_op* op) {
+  return run_process_op(op, std::move(request.computer_id),
+                        [](const ComputerRecord&) { return agent_channel::agent_list_request(); });
 }
 
 vc_status ContainerBackend::create_checkpoint(sdk::CheckpointRequest request, const vc_op* op) {

@@ -76,6 +76,13 @@ class ContainerBackend {
   vc_status restore_checkpoint(sdk::CheckpointRequest request, const vc_op* op);
   vc_status fork_checkpoint(sdk::ForkRequest request, const vc_op* op);
   vc_status delete_checkpoint(sdk::CheckpointRequest request, const vc_op* op);
+  // The processes extension (ext/vc_backend_processes.h): outside the computer's lanes
+  // (process_calls.h).
+  vc_status start_process(sdk::ProcessStartRequest request, const vc_op* op);
+  vc_status read_process(sdk::ProcessReadRequest request, const vc_op* op);
+  vc_status write_process(sdk::ProcessWriteRequest request, const vc_op* op);
+  vc_status kill_process(sdk::ProcessKillRequest request, const vc_op* op);
+  vc_status list_processes(sdk::ComputerRequest request, const vc_op* op);
 
   // [host loop] ops->cancel().
   void cancel(const vc_op* op);
@@ -97,6 +104,10 @@ class ContainerBackend {
   vc_status accept(const vc_op* op, std::function<void(const Pending&)> task);
   // Accepts the op and runs `flow` in the computer's lifecycle lane.
   vc_status run_in_lifecycle_lane(const vc_op* op, std::string computer_id, Flow flow);
+  // Accepts the op and runs one process call in the computer; `agent_request` is built on the
+  // EngineLoop from the computer's record (its shell).
+  vc_status run_process_op(const vc_op* op, std::string computer_id,
+                           std::function<nlohmann::json(const ComputerRecord&)> agent_request);
   // Completes with what a flow yielded.
   void complete(const Pending& pending, Expected<nlohmann::json> outcome);
 
