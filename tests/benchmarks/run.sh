@@ -5,6 +5,7 @@
 #   bash tests/benchmarks/run.sh --http-load [--sessions 50] [--calls 20] [--idle 500]
 #   bash tests/benchmarks/run.sh --eras [--requests 500] [--rate 500] [--seconds 60] [--churn-seconds 60]
 #   bash tests/benchmarks/run.sh --checkpoints [--engine docker|podman] [--runs N]
+#   bash tests/benchmarks/run.sh --processes [--engine docker|podman] [--runs N]
 #
 # Makes sure the engine and the test images exist, builds the host and its plugins in Release
 # (build-bench/, no sanitizers, no tests), builds the benchmark driver, prints the machine
@@ -71,6 +72,12 @@ if [[ " $* " == *" --http-load "* ]]; then
   for arg in "$@"; do [[ "$arg" == --http-load ]] || args+=("$arg"); done
   exec node "$root/tests/benchmarks/http_load.mjs" "$build/bin/mcp-virtual-computer" \
     "$build/lib/mcp-virtual-computer/backends" "${args[@]}"
+fi
+if [[ " $* " == *" --processes "* ]]; then
+  args=()
+  for arg in "$@"; do [[ "$arg" == --processes ]] || args+=("$arg"); done
+  exec "$build/benchmarks/vc_process_benchmark" \
+    --plugin-dir "$build/lib/mcp-virtual-computer/backends" "${args[@]}"
 fi
 if [[ " $* " == *" --checkpoints "* ]]; then
   args=()
