@@ -42,10 +42,13 @@ class ProcessToolsTest : public EngineTest {
         << name << " " << arguments.dump().substr(0, 300) << " failed: " << result.dump().substr(0, 800);
     return test::McpClient::payload_of(result);
   }
+  // The error sentence of a call that must fail: the tool's {"error"}, or the text of an
+  // argument the input schema refused.
   std::string refused(const std::string& name, const Json& arguments) {
     const Json result = tool(name, arguments);
     EXPECT_TRUE(test::McpClient::is_error(result)) << name << " " << result.dump().substr(0, 800);
-    return test::McpClient::payload_of(result).value("error", result.dump());
+    const Json payload = test::McpClient::payload_of(result);
+    return payload.is_object() ? payload.value("error", result.dump()) : result.dump();
   }
   std::string outside(const std::string& script) const {
     return engine().run_cli({"exec", container_name(), "sh", "-c", script}).out;
@@ -71,12 +74,21 @@ class ProcessToolsTest : public EngineTest {
     }
     return read;
   }
-  // How many processes in the computer have `word` in their command line (from /proc).
+  // How many processes in the computer have `word` in their command line (from /proc). The
+  // pattern's first letter is bracketed so that the counting shell does not count itself.
   int processes_with(const std::string& word) const {
-    const std::string counted = outside(
-        "n=0; for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f 2>/dev/null | grep -q -- '" +
-        word + "' && n=$((n+1)); done; echo $n");
-    return std::stoi(counted.empty() ? "-1" : counted);
+    const std::string pattern = "[" + word.substr(0, 1) + "]" + word.substr(1);
+    return count_of("for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f 2>/dev/null | "
+                    "grep -q -- '" + pattern + "' && n=$((n+1)); done");
+  }
+  // How many processes in the computer run the program `name` (/proc/<pid>/comm).
+  int processes_named(const std::string& name) const {
+    return count_of("for f in /proc/[0-9]*/comm; do [ \"$(cat $f 2>/dev/null)\" = '" + name +
+                    "' ] && n=$((n+1)); done");
+  }
+  int count_of(const std::string& loop) const {
+    const std::string counted = outside("n=0; " + loop + "; echo $n");
+    return counted.empty() ? -1 : std::stoi(counted);
   }
 
   std::unique_ptr<test::McpClient> host_;
@@ -135,6 +147,9 @@ TEST_P(ProcessToolsTest, AnInteractiveProgramIsFedLineByLineAndAPromptIsAnswered
   EXPECT_FALSE(ended.value("running", true)) << ended.dump();
   EXPECT_EQ(ended.value("exit_code", 0), 7) << ended.dump();
 
+  // Without working_directory a process runs in the workspace, as terminal_execute's commands do.
+  EXPECT_EQ(ok("process_start", {{"command", "pwd"}, {"wait_ms", 5000}}).value("stdout", ""),
+            "/workspace\n");
   // Writing to a process that ended says so, and changes nothing.
   EXPECT_NE(refused("process_write", {{"process_id", id}, {"input", "more\n"}}).find("ended"),
             std::string::npos);
@@ -179,10 +194,10 @@ TEST_P(ProcessToolsTest, KillEndsTheWholeGroupAndAFloodOfOutputStaysBounded) {
   const Json group = ok("process_start",
                         {{"command", "sleep 1001 & sleep 1002 & echo started; wait"}, {"wait_ms", 500}});
   EXPECT_EQ(group.value("stdout", ""), "started\n") << group.dump();
-  EXPECT_EQ(processes_with("sleep 100"), 2);
+  EXPECT_EQ(processes_named("sleep"), 2);
   const Json killed = ok("process_kill", {{"process_id", group.value("process_id", "")}, {"signal", "KILL"}});
   EXPECT_FALSE(killed.value("running", true)) << killed.dump();
-  EXPECT_EQ(processes_with("sleep 100"), 0) << "kill leaves nothing of the group behind";
+  EXPECT_EQ(processes_named("sleep"), 0) << "kill leaves nothing of the group behind";
 
   // 50 MB that nobody reads while it is written: the computer keeps the tail and counts the rest.
   const Json flood = ok("process_start",

@@ -171,6 +171,20 @@ std::optional<std::string> read_answer(int fd, CallFailure& failure) {
 // megabytes need not be parsed for that.
 bool is_error_answer(const std::string& answer) { return answer.starts_with("{\"error\":"); }
 
+// A start without "cwd" runs where this call runs: the computer's workspace, where the exec
+// agent runs every command (the supervisor's own folder is wherever the first call left it).
+std::string with_default_working_directory(const std::string& request) {
+  if (request.find("\"start\"") == std::string::npos) return request;
+  auto body = nlohmann::json::parse(request, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object() || body.value("op", std::string()) != "start" || body.contains("cwd")) {
+    return request;
+  }
+  char here[4096];
+  if (getcwd(here, sizeof here) == nullptr) return request;
+  body["cwd"] = here;
+  return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace
 
 int run_process_call() {
@@ -185,7 +199,7 @@ int run_process_call() {
   CallFailure failure;
   const int fd = connect_to_supervisor(state_dir, failure);
   if (fd < 0) return print_failure(failure);
-  if (!write_all(fd, encode_message(*request))) {
+  if (!write_all(fd, encode_message(with_default_working_directory(*request)))) {
     close(fd);
     return print_failure({"failed", "the process supervisor closed the connection"});
   }
