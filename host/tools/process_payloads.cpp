@@ -50,6 +50,14 @@ Json process_call_payload(const Json& backend_result) {
   return out;
 }
 
+Json process_output_payload(const Json& backend_result) {
+  Json out = process_call_payload(backend_result);
+  const Json output = backend_result.value("output", Json::object());
+  out["stdout_offset"] = output.value("stdout_offset", std::int64_t{0});
+  out["stderr_offset"] = output.value("stderr_offset", std::int64_t{0});
+  return out;
+}
+
 Json process_list_payload(const Json& backend_result) {
   Json processes = Json::array();
   std::int64_t running = 0;
@@ -91,6 +99,15 @@ Json process_call_output_schema() {
             {"more", typed("boolean", "More output is waiting: call process_read again.")},
             {"log_paths", typed("object", "Files in the computer with its whole output.")},
             {"error", typed("string", "Present only when the call failed; says why.")}}}};
+}
+
+Json process_output_output_schema() {
+  Json schema = process_call_output_schema();
+  schema["properties"]["stdout_offset"] =
+      typed("integer", "Where stdout (a terminal's output) ends in what was returned: the next call's stdout_offset.");
+  schema["properties"]["stderr_offset"] =
+      typed("integer", "Where stderr ends in what was returned: the next call's stderr_offset.");
+  return schema;
 }
 
 Json process_list_output_schema() {

@@ -5,6 +5,7 @@
 #include "tools/computer_status_tools.h"
 #include "tools/file_tools.h"
 #include "tools/lifecycle_tools.h"
+#include "tools/process_output_tool.h"
 #include "tools/process_tools.h"
 #include "tools/terminal_execute_tool.h"
 
@@ -16,7 +17,10 @@ std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& 
   for (auto& tool : make_computer_status_tools(context)) tools.push_back(std::move(tool));
   for (auto& tool : make_file_tools(context)) tools.push_back(std::move(tool));
   if (context.process_tools) {
-    for (auto& tool : make_process_tools(context)) tools.push_back(std::move(tool));
+    auto process_tools = make_process_tools(context);
+    // The App's view of their output comes with them.
+    if (!process_tools.empty()) process_tools.push_back(make_process_output_tool(context));
+    for (auto& tool : process_tools) tools.push_back(std::move(tool));
   }
   if (context.checkpoint_tools) {
     for (auto& tool : make_checkpoint_tools(context)) tools.push_back(std::move(tool));
