@@ -287,6 +287,91 @@ TEST_F(BackendTest, APluginWithoutTheExtensionOffersNoCheckpoints) {
   shut_down(*backend);
 }
 
+// ---- the processes extension (ABI 1.3) ------------------------------------------------------
+
+TEST_F(BackendTest, AWholeProcessesTableIsOfferedAndItsOpsReachThePlugin) {
+  auto backend = create(Json::object(), "processes");
+  const ExtensionOffer offer = backend->processes_offer();
+  EXPECT_TRUE(offer.returned);
+  EXPECT_EQ(offer.struct_size, sizeof(vc_backend_processes));
+  EXPECT_TRUE(offer.usable);
+  EXPECT_TRUE(offer.null_slots.empty());
+  EXPECT_TRUE(backend->offers_processes());
+  EXPECT_FALSE(backend->offers_checkpoints()) << "the tables are read one by one";
+
+  auto started = run(*backend, Operation::start_process,
+                     {{"computer_id", "c"}, {"command", "echo hello; sleep 100"}});
+  ASSERT_TRUE(started->result->ok()) << started->failure().message;
+  EXPECT_EQ(started->value()["process"]["process_id"], "p1");
+  EXPECT_EQ(started->value()["output"]["stdout"], "hello\n");
+  auto read = run(*backend, Operation::read_process, {{"computer_id", "c"}, {"process_id", "p1"}});
+  ASSERT_TRUE(read->result->ok()) << read->failure().message;
+  EXPECT_EQ(read->value()["process"]["state"], "running");
+  auto written = run(*backend, Operation::write_process,
+                     {{"computer_id", "c"}, {"process_id", "p1"}, {"input", "x\n"}});
+  ASSERT_TRUE(written->result->ok()) << written->failure().message;
+  auto killed = run(*backend, Operation::kill_process,
+                    {{"computer_id", "c"}, {"process_id", "p1"}, {"signal", "TERM"}});
+  ASSERT_TRUE(killed->result->ok()) << killed->failure().message;
+  EXPECT_EQ(killed->value()["process"]["signal"], "TERM");
+  EXPECT_EQ(killed->value()["process"]["exit_code"], 143);
+  auto listed = run(*backend, Operation::list_processes, {{"computer_id", "c"}});
+  ASSERT_TRUE(listed->result->ok()) << listed->failure().message;
+  ASSERT_TRUE(listed->value()["processes"].is_array());
+  EXPECT_EQ(listed->value()["processes"][0]["process_id"], "p1");
+
+  auto unknown = run(*backend, Operation::read_process, {{"computer_id", "c"}, {"process_id", "p9"}});
+  ASSERT_FALSE(unknown->result->ok());
+  EXPECT_EQ(unknown->failure().status, VC_E_NOT_FOUND);
+  EXPECT_EQ(unknown->failure().message, "No process with that id in computer c.");
+  shut_down(*backend);
+}
+
+TEST_F(BackendTest, ANullProcessesSlotIsNamedAndAnsweredUnsupported) {
+  auto backend = create(Json::object(), "processes-null-slot");
+  const ExtensionOffer offer = backend->processes_offer();
+  EXPECT_TRUE(offer.usable);
+  EXPECT_TRUE(backend->offers_processes());
+  ASSERT_EQ(offer.null_slots.size(), 1u);
+  EXPECT_EQ(offer.null_slots[0], Operation::write_process);
+  auto written = run(*backend, Operation::write_process,
+                     {{"computer_id", "c"}, {"process_id", "p1"}, {"input", "x"}});
+  ASSERT_FALSE(written->result->ok());
+  EXPECT_EQ(written->failure().status, VC_E_UNSUPPORTED);
+  auto read = run(*backend, Operation::read_process, {{"computer_id", "c"}, {"process_id", "p1"}});
+  EXPECT_TRUE(read->result->ok());
+  shut_down(*backend);
+}
+
+TEST_F(BackendTest, AProcessesTableTooShortForEveryOpIsNotUsed) {
+  auto backend = create(Json::object(), "processes-short");
+  const ExtensionOffer offer = backend->processes_offer();
+  EXPECT_TRUE(offer.returned);
+  EXPECT_EQ(offer.struct_size, offsetof(vc_backend_processes, list_processes));
+  EXPECT_FALSE(offer.usable);
+  EXPECT_FALSE(backend->offers_processes());
+  // Not even the slots the short table holds are called.
+  auto started = run(*backend, Operation::start_process, {{"computer_id", "c"}, {"command", "true"}});
+  ASSERT_FALSE(started->result->ok());
+  EXPECT_EQ(started->failure().status, VC_E_UNSUPPORTED);
+  auto listed = run(*backend, Operation::list_processes, {{"computer_id", "c"}});
+  ASSERT_FALSE(listed->result->ok());
+  EXPECT_EQ(listed->failure().status, VC_E_UNSUPPORTED);
+  shut_down(*backend);
+}
+
+TEST_F(BackendTest, APluginWithoutTheExtensionOffersNoProcesses) {
+  auto backend = create();
+  EXPECT_FALSE(backend->processes_offer().returned);
+  EXPECT_FALSE(backend->offers_processes());
+  shut_down(*backend);
+  // Nor does a 1.2 plugin that offers another extension.
+  auto checkpoints = create(Json::object(), "checkpoints");
+  EXPECT_FALSE(checkpoints->processes_offer().returned);
+  EXPECT_FALSE(checkpoints->offers_processes());
+  shut_down(*checkpoints);
+}
+
 TEST_F(BackendTest, InvalidJsonFromThePluginIsAFailure) {
   auto backend = create();
   auto trace = run(*backend, Operation::get_desktop_environment);

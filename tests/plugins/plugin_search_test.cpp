@@ -66,7 +66,7 @@ TEST(PluginDiscovery, ListsLoadablePluginsAndWhyTheOthersWereSkipped) {
   const Discovery discovery = discover_plugins({test_backend_dir()});
   EXPECT_EQ(plugin_names(discovery),
             (std::vector<std::string>{"checkpoints", "conformance", "factory-fails", "flawed",
-                                      "misbehaving", "op-ids"}));
+                                      "misbehaving", "op-ids", "processes"}));
   ASSERT_EQ(discovery.searched.size(), 1u);
   EXPECT_TRUE(discovery.searched[0].exists);
 
@@ -86,6 +86,9 @@ TEST(PluginDiscovery, ListsLoadablePluginsAndWhyTheOthersWereSkipped) {
       // Variants of the checkpoints plugin under other file names.
       {"checkpoints-null-slot", "it provides the backend 'checkpoints'"},
       {"checkpoints-short", "it provides the backend 'checkpoints'"},
+      // And of the processes plugin.
+      {"processes-null-slot", "it provides the backend 'processes'"},
+      {"processes-short", "it provides the backend 'processes'"},
   };
   for (const auto& [name, reason] : expected) {
     const SkippedFile* skipped = find_skipped(discovery, test_backend(name));
@@ -203,7 +206,7 @@ TEST(FindAndLoadBackend, AnUnknownNameListsTheAvailableBackends) {
   EXPECT_EQ(module.error().status, VC_E_NOT_FOUND);
   EXPECT_EQ(module.error().message,
             "No backend plugin named 'dockr'. Available backends: checkpoints, conformance, "
-            "factory-fails, flawed, misbehaving, op-ids (searched: " +
+            "factory-fails, flawed, misbehaving, op-ids, processes (searched: " +
                 test_backend_dir().string() + ", " + scratch.path().string() + ").");
 }
 
