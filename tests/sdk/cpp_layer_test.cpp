@@ -174,6 +174,126 @@ TEST_F(CppLayerTest, FiveCheckpointMembersPublishTheCheckpointsExtension) {
   backend.destroy();
 }
 
+// A backend with the five process members publishes the processes extension; one with four of
+// them (no list_processes) does not.
+class ProcessBackend {
+ public:
+  explicit ProcessBackend(const vc_host_services* host)
+      : handle(sdk::make_backend_handle(this)), log_(host) {}
+  vc_backend handle;
+  std::vector<std::string> calls;
+  const sdk::HostLog& log() const { return log_; }
+  void cancel(const vc_op* op) { registry.cancel(op); }
+  void destroy() { registry.close(sdk::OpRegistry::PendingWork::cancel); }
+
+  vc_status start_process(sdk::ProcessStartRequest request, const vc_op* op) {
+    std::string call = "start " + request.computer_id;
+    for (const auto& arg : request.resolved_argv("/bin/sh")) call += " [" + arg + "]";
+    return record(std::move(call), op);
+  }
+  vc_status read_process(sdk::ProcessReadRequest request, const vc_op* op) {
+    return record("read " + request.computer_id + " " + request.process_id, op);
+  }
+  vc_status write_process(sdk::ProcessWriteRequest request, const vc_op* op) {
+    return record("write " + request.computer_id + " " + request.process_id + " " + request.input,
+                  op);
+  }
+  vc_status kill_process(sdk::ProcessKillRequest request, const vc_op* op) {
+    return record("kill " + request.computer_id + " " + request.process_id + " " + request.signal,
+                  op);
+  }
+  vc_status list_processes(sdk::ComputerRequest request, const vc_op* op) {
+    return record("list " + request.computer_id, op);
+  }
+  sdk::OpRegistry registry;
+
+ private:
+  vc_status record(std::string call, const vc_op* op) {
+    calls.push_back(std::move(call));
+    return registry.complete_now(op, sdk::OpResult::ok(json::object()));
+  }
+  sdk::HostLog log_;
+};
+
+class FourProcessMembersBackend {
+ public:
+  explicit FourProcessMembersBackend(const vc_host_services* host)
+      : handle(sdk::make_backend_handle(this)), log_(host) {}
+  vc_backend handle;
+  const sdk::HostLog& log() const { return log_; }
+  void cancel(const vc_op* op) { registry.cancel(op); }
+  void destroy() { registry.close(sdk::OpRegistry::PendingWork::cancel); }
+  vc_status start_process(sdk::ProcessStartRequest, const vc_op* op) { return done(op); }
+  vc_status read_process(sdk::ProcessReadRequest, const vc_op* op) { return done(op); }
+  vc_status write_process(sdk::ProcessWriteRequest, const vc_op* op) { return done(op); }
+  vc_status kill_process(sdk::ProcessKillRequest, const vc_op* op) { return done(op); }
+  vc_status desktop_action(sdk::DesktopActionRequest, const vc_op* op) { return done(op); }
+  sdk::OpRegistry registry;
+
+ private:
+  vc_status done(const vc_op* op) {
+    return registry.complete_now(op, sdk::OpResult::ok(json::object()));
+  }
+  sdk::HostLog log_;
+};
+
+TEST_F(CppLayerTest, FiveProcessMembersPublishTheProcessesExtensionAndFourDoNot) {
+  EXPECT_EQ(self()->ops->get_extension(self(), VC_EXT_BACKEND_PROCESSES), nullptr);
+
+  FourProcessMembersBackend four(host_.services());
+  ASSERT_NE(four.handle.ops->get_extension, nullptr) << "desktop_action publishes an extension";
+  EXPECT_NE(four.handle.ops->get_extension(&four.handle, VC_EXT_BACKEND_DESKTOP_CONTROL), nullptr);
+  EXPECT_EQ(four.handle.ops->get_extension(&four.handle, VC_EXT_BACKEND_PROCESSES), nullptr)
+      << "without list_processes the extension is not published";
+
+  ProcessBackend backend(host_.services());
+  vc_backend* handle = &backend.handle;
+  EXPECT_EQ(handle->ops->get_extension(handle, VC_EXT_BACKEND_DESKTOP_CONTROL), nullptr);
+  EXPECT_EQ(handle->ops->get_extension(handle, VC_EXT_BACKEND_CHECKPOINTS), nullptr);
+  const auto* table = static_cast<const vc_backend_processes*>(
+      handle->ops->get_extension(handle, VC_EXT_BACKEND_PROCESSES));
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->struct_size, sizeof(vc_backend_processes));
+  EXPECT_NE(table->start_process, nullptr);
+  EXPECT_NE(table->read_process, nullptr);
+  EXPECT_NE(table->write_process, nullptr);
+  EXPECT_NE(table->kill_process, nullptr);
+  EXPECT_NE(table->list_processes, nullptr);
+
+  const auto call = [&](vc_async_op_fn fn, const std::string& request) {
+    vc_test::FakeOp op;
+    EXPECT_EQ(fn(handle, request.data(), request.size(), op.get()), VC_OK);
+    EXPECT_EQ(op.completions(), 1);
+    return std::make_pair(op.status(), op.message());
+  };
+  call(table->start_process, R"({"computer_id":"box","command":"sleep 5"})");
+  call(table->start_process, R"({"computer_id":"box","argv":["ls","-l"],"pty":true})");
+  call(table->read_process, R"({"computer_id":"box","process_id":"p1"})");
+  call(table->write_process, R"({"computer_id":"box","process_id":"p12","input":"hi"})");
+  call(table->kill_process, R"({"computer_id":"box","process_id":"p1"})");
+  call(table->list_processes, R"({"computer_id":"box"})");
+  EXPECT_EQ(backend.calls,
+            (std::vector<std::string>{"start box [/bin/sh] [-c] [sleep 5]", "start box [ls] [-l]",
+                                      "read box p1", "write box p12 hi", "kill box p1 TERM",
+                                      "list box"}));
+
+  // A request beyond the bounds is answered before the member runs, with the field named.
+  EXPECT_EQ(call(table->read_process, R"({"computer_id":"box","process_id":"p0"})"),
+            std::make_pair(VC_E_INVALID_ARGUMENT,
+                           std::string("Invalid read_process request: process_id: ") +
+                               sdk::kProcessIdRule));
+  EXPECT_EQ(call(table->start_process, R"({"computer_id":"box"})").second,
+            "Invalid start_process request: exactly one of command and argv is required");
+  EXPECT_EQ(call(table->kill_process, R"({"computer_id":"box","process_id":"p1","signal":"9"})")
+                .first,
+            VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(table->list_processes, R"({"computer_id":"Bad"})").first,
+            VC_E_INVALID_ARGUMENT);
+  EXPECT_EQ(backend.calls.size(), 6u) << "no refused request reached the backend";
+  backend.destroy();
+  four.destroy();
+}
+
 TEST_F(CppLayerTest, ThunksParseTheTypedRequest) {
   vc_test::FakeOp op;
   std::string request = R"({"computer_id":"box","unknown":"ignored"})";
@@ -380,6 +500,175 @@ TEST(Requests, ExecNeedsExactlyOneOfCommandAndArgv) {
             (std::vector<std::string>{"/bin/zsh", "-c", "ls"}));
   exec["output_limit"] = -1;
   EXPECT_THROW(sdk::ExecRequest::parse(exec), sdk::InvalidRequest);
+}
+
+// The typed requests of the processes extension: what each refuses, in a sentence naming the
+// field, and the defaults of what they accept.
+template <class Request>
+std::string why_refused(const json& doc) {
+  try {
+    Request::parse(doc);
+  } catch (const sdk::InvalidRequest& invalid) {
+    return invalid.what();
+  }
+  return "accepted";
+}
+
+TEST(Requests, ProcessStartChecksEveryFieldAndDefaultsTheRest) {
+  const json command = {{"computer_id", "box"}, {"command", "make -j2"}};
+  const auto parsed = sdk::ProcessStartRequest::parse(command);
+  EXPECT_EQ(parsed.computer_id, "box");
+  EXPECT_EQ(parsed.command, "make -j2");
+  EXPECT_TRUE(parsed.argv.empty());
+  EXPECT_FALSE(parsed.working_directory);
+  EXPECT_TRUE(parsed.env.empty());
+  EXPECT_FALSE(parsed.pty);
+  EXPECT_EQ(parsed.rows, 24);
+  EXPECT_EQ(parsed.cols, 80);
+  EXPECT_EQ(parsed.wait_ms, 1000);
+  EXPECT_EQ(parsed.max_bytes, 65536);
+  EXPECT_EQ(parsed.resolved_argv("/bin/bash"),
+            (std::vector<std::string>{"/bin/bash", "-c", "make -j2"}));
+
+  const json full = {{"computer_id", "box"},
+                     {"argv", {"python3", "-i"}},
+                     {"working_directory", "/srv"},
+                     {"env", {{"LANG", "C.UTF-8"}, {"_x1", ""}}},
+                     {"pty", true},
+                     {"rows", 2},
+                     {"cols", 1000},
+                     {"wait_ms", 0},
+                     {"max_bytes", 1048576}};
+  const auto all = sdk::ProcessStartRequest::parse(full);
+  EXPECT_EQ(all.resolved_argv("/bin/sh"), (std::vector<std::string>{"python3", "-i"}));
+  EXPECT_EQ(all.working_directory, "/srv");
+  EXPECT_EQ(all.env, (std::vector<std::pair<std::string, std::string>>{{"LANG", "C.UTF-8"},
+                                                                       {"_x1", ""}}));
+  EXPECT_TRUE(all.pty);
+  EXPECT_EQ(all.rows, 2);
+  EXPECT_EQ(all.cols, 1000);
+  EXPECT_EQ(all.wait_ms, 0);
+  EXPECT_EQ(all.max_bytes, 1048576);
+
+  const auto why = [&](const json& changes, const std::vector<std::string>& erase = {}) {
+    json doc = command;
+    doc.merge_patch(changes);
+    for (const auto& key : erase) doc.erase(key);
+    return why_refused<sdk::ProcessStartRequest>(doc);
+  };
+  EXPECT_EQ(why(json::object()), "accepted");
+  EXPECT_EQ(why({{"argv", {"ls"}}}), "exactly one of command and argv is required");
+  EXPECT_EQ(why(json::object(), {"command"}), "exactly one of command and argv is required");
+  EXPECT_EQ(why({{"command", ""}}), "command must be a non-empty string");
+  EXPECT_EQ(why({{"computer_id", "Box"}}), sdk::kComputerIdRule);
+
+  const std::string argv_rule = "argv must be an array of 1 to 1024 strings";
+  EXPECT_EQ(why({{"argv", json::array()}}, {"command"}), argv_rule);
+  EXPECT_EQ(why({{"argv", "ls"}}, {"command"}), argv_rule);
+  EXPECT_EQ(why({{"argv", json(std::vector<std::string>(1025, "a"))}}, {"command"}), argv_rule);
+  EXPECT_EQ(why({{"argv", json(std::vector<std::string>(1024, "a"))}}, {"command"}), "accepted");
+  EXPECT_EQ(why({{"argv", {"ls", 1}}}, {"command"}), "argv must hold strings only");
+  EXPECT_EQ(why({{"argv", {""}}}, {"command"}), "argv[0] must not be empty");
+  EXPECT_EQ(why({{"command", std::string(64 * 1024 + 1, 'x')}}),
+            "the command is 65537 bytes; at most 65536 bytes are allowed");
+
+  EXPECT_EQ(why({{"working_directory", "srv"}}), "working_directory must be an absolute path");
+  EXPECT_EQ(why({{"working_directory", ""}}), "working_directory must be a non-empty string");
+
+  EXPECT_EQ(why({{"env", {{"1X", "v"}}}}),
+            "env: \"1X\" is not a variable name ([A-Za-z_][A-Za-z0-9_]*)");
+  EXPECT_EQ(why({{"env", {{"A-B", "v"}}}}),
+            "env: \"A-B\" is not a variable name ([A-Za-z_][A-Za-z0-9_]*)");
+  EXPECT_EQ(why({{"env", {{"A", 1}}}}), "env.A must be a string");
+  EXPECT_EQ(why({{"env", "A=1"}}), "env must be an object of at most 64 variables");
+  json many = json::object();
+  for (int i = 0; i < 65; ++i) many["V" + std::to_string(i)] = "v";
+  EXPECT_EQ(why({{"env", many}}), "env must be an object of at most 64 variables");
+  many.erase("V64");
+  EXPECT_EQ(why({{"env", many}}), "accepted");
+  EXPECT_EQ(why({{"env", {{"BIG", std::string(64 * 1024, 'v')}}}}),
+            "env is 65541 bytes; at most 65536 bytes are allowed");
+
+  EXPECT_EQ(why({{"pty", "yes"}}), "pty must be a boolean");
+  EXPECT_EQ(why({{"rows", 1}}), "rows must be an integer from 2 to 500");
+  EXPECT_EQ(why({{"rows", 501}}), "rows must be an integer from 2 to 500");
+  EXPECT_EQ(why({{"cols", 9}}), "cols must be an integer from 10 to 1000");
+  EXPECT_EQ(why({{"cols", 80.5}}), "cols must be an integer from 10 to 1000");
+  EXPECT_EQ(why({{"wait_ms", -1}}), "wait_ms must be an integer from 0 to 30000");
+  EXPECT_EQ(why({{"wait_ms", 30001}}), "wait_ms must be an integer from 0 to 30000");
+  EXPECT_EQ(why({{"wait_ms", "1000"}}), "wait_ms must be an integer from 0 to 30000");
+  EXPECT_EQ(why({{"max_bytes", 0}}), "max_bytes must be an integer from 1 to 1048576");
+  EXPECT_EQ(why({{"max_bytes", 1048577}}), "max_bytes must be an integer from 1 to 1048576");
+}
+
+TEST(Requests, ProcessReadWriteAndKillCheckTheProcessIdAndTheirBounds) {
+  const std::string id_rule = std::string("process_id: ") + sdk::kProcessIdRule;
+  for (const char* bad : {"x1", "p0", "p01", "p", "P1", "p1a", "p12345678901", "", " p1"}) {
+    const json doc = {{"computer_id", "box"}, {"process_id", bad}, {"input", ""}};
+    EXPECT_EQ(why_refused<sdk::ProcessReadRequest>(doc), id_rule) << bad;
+    EXPECT_EQ(why_refused<sdk::ProcessWriteRequest>(doc), id_rule) << bad;
+    EXPECT_EQ(why_refused<sdk::ProcessKillRequest>(doc), id_rule) << bad;
+  }
+  EXPECT_EQ(why_refused<sdk::ProcessReadRequest>({{"computer_id", "box"}, {"process_id", 1}}),
+            id_rule);
+  EXPECT_EQ(why_refused<sdk::ProcessReadRequest>({{"computer_id", "box"}}), id_rule);
+  EXPECT_EQ(why_refused<sdk::ProcessReadRequest>({{"process_id", "p1"}}), sdk::kComputerIdRule);
+
+  // read_process
+  const auto read = sdk::ProcessReadRequest::parse({{"computer_id", "box"}, {"process_id", "p1"}});
+  EXPECT_EQ(read.process_id, "p1");
+  EXPECT_EQ(read.wait_ms, 1000);
+  EXPECT_EQ(read.max_bytes, 65536);
+  EXPECT_FALSE(read.from);
+  const auto from = sdk::ProcessReadRequest::parse(
+      {{"computer_id", "box"}, {"process_id", "p9999999999"}, {"from", {{"stdout", 7}}}});
+  EXPECT_EQ(from.from, std::make_pair(std::int64_t{7}, std::int64_t{0}));
+  const auto why_read = [](const json& changes) {
+    json doc = {{"computer_id", "box"}, {"process_id", "p1"}};
+    doc.merge_patch(changes);
+    return why_refused<sdk::ProcessReadRequest>(doc);
+  };
+  EXPECT_EQ(why_read({{"wait_ms", 30000}, {"max_bytes", 1}}), "accepted");
+  EXPECT_EQ(why_read({{"wait_ms", 30001}}), "wait_ms must be an integer from 0 to 30000");
+  EXPECT_EQ(why_read({{"max_bytes", 0}}), "max_bytes must be an integer from 1 to 1048576");
+  EXPECT_EQ(why_read({{"from", 3}}), "from must be an object");
+  EXPECT_EQ(why_read({{"from", {{"stderr", -1}}}}),
+            "stderr must be an integer from 0 to 9223372036854775807");
+
+  // write_process
+  const auto write = sdk::ProcessWriteRequest::parse(
+      {{"computer_id", "box"}, {"process_id", "p2"}, {"input", "yes\n"}});
+  EXPECT_EQ(write.input, "yes\n");
+  EXPECT_FALSE(write.close_stdin);
+  EXPECT_EQ(write.wait_ms, 1000);
+  EXPECT_EQ(write.max_bytes, 65536);
+  const auto why_write = [](const json& changes) {
+    json doc = {{"computer_id", "box"}, {"process_id", "p1"}, {"input", ""}};
+    doc.merge_patch(changes);
+    return why_refused<sdk::ProcessWriteRequest>(doc);
+  };
+  EXPECT_EQ(why_write({{"close_stdin", true}}), "accepted");
+  EXPECT_EQ(why_write({{"input", std::string(64 * 1024, 'x')}}), "accepted");
+  EXPECT_EQ(why_write({{"input", std::string(64 * 1024 + 1, 'x')}}),
+            "input is 65537 bytes; at most 65536 bytes can be written at once");
+  EXPECT_EQ(why_write({{"input", nullptr}}), "input must be a string");
+  EXPECT_EQ(why_write({{"input", 5}}), "input must be a string");
+  EXPECT_EQ(why_write({{"close_stdin", "yes"}}), "close_stdin must be a boolean");
+  EXPECT_EQ(why_write({{"wait_ms", -5}}), "wait_ms must be an integer from 0 to 30000");
+
+  // kill_process
+  const auto kill = sdk::ProcessKillRequest::parse({{"computer_id", "box"}, {"process_id", "p3"}});
+  EXPECT_EQ(kill.signal, "TERM");
+  for (auto name : sdk::kProcessSignalNames) {
+    const json doc = {{"computer_id", "box"}, {"process_id", "p3"}, {"signal", name}};
+    EXPECT_EQ(sdk::ProcessKillRequest::parse(doc).signal, name);
+  }
+  const std::string signal_rule =
+      "signal must be one of TERM, KILL, INT, HUP, QUIT, USR1, USR2, STOP, CONT, WINCH";
+  for (const json& bad : {json("SIGTERM"), json("term"), json(9), json(""), json("SEGV")}) {
+    const json doc = {{"computer_id", "box"}, {"process_id", "p3"}, {"signal", bad}};
+    EXPECT_EQ(why_refused<sdk::ProcessKillRequest>(doc), signal_rule) << bad.dump();
+  }
 }
 
 TEST(WorkLanes, OneLaneInOrderLanesInParallelQueuedTasksWithdrawable) {
