@@ -8,6 +8,7 @@ import { DesktopView, type ViewState } from "./desktop_view";
 import { FilesPanel } from "./files";
 import { HostedLink, LinkFailure, payloadOf, StandaloneLink, ToolFailure } from "./link";
 import type { Payload, ServerLink } from "./link";
+import { ProcessesPanel } from "./processes";
 import { SoundStream } from "./sound";
 import { TerminalPanel } from "./terminal";
 import { storedToken, storeToken, takeTokenFromFragment } from "./token";
@@ -61,6 +62,14 @@ const checkpoints = new CheckpointsPanel({
   // No checkpoints on this server: the tab is gone, so it cannot stay selected.
   if ($("tab-checkpoints").getAttribute("aria-selected") === "true") $("tab-activity").click();
 });
+const processes = new ProcessesPanel({
+  section: $("processes"), count: $("process-count"), list: $("process-list"), empty: $("process-empty"),
+  view: $("process-view"), title: $("process-title"), note: $("process-note"),
+  kill: $<HTMLButtonElement>("process-kill"), status: $("process-status"), confirm: $("process-confirm"),
+  confirmTitle: $("process-confirm-title"), confirmText: $("process-confirm-text"),
+  confirmYes: $<HTMLButtonElement>("process-confirm-yes"), confirmNo: $<HTMLButtonElement>("process-confirm-no"),
+  terminal: $("process-terminal"),
+}, (error) => lost(error), () => renderScreen(view.state));
 
 // --- what the page shows ---------------------------------------------------------------
 
@@ -114,7 +123,8 @@ function renderScreen(state: ViewState, detail?: string): void {
     dom.screenDetail.textContent = text;
   };
   dom.sound.disabled = state !== "connected";
-  dom.control.disabled = state !== "connected";
+  // Control reaches the desktop and the terminal's processes: without a desktop, it is for them.
+  dom.control.disabled = state !== "connected" && !(processes.offered && status?.computer_attached);
   if (state === "connected") {
     dom.screenMessage.hidden = true;
     return;
@@ -279,6 +289,7 @@ function connected(newLink: ServerLink): void {
   terminal.attach(newLink);
   files.attach(newLink, typeof status?.workspace_directory === "string" ? status.workspace_directory : "/workspace");
   checkpoints.attach(newLink);
+  processes.attach(newLink);
   void startComputer();
 }
 
@@ -359,6 +370,7 @@ dom.desktop.addEventListener("change", () => void flip("set_desktop_environment"
 dom.control.addEventListener("click", () => {
   control = !control;
   view.setControl(control);
+  processes.setControl(control);
   dom.control.textContent = control ? "Release control" : "Take control";
   dom.control.classList.toggle("primary", control);
   dom.screen.dataset.control = String(control);
@@ -391,6 +403,7 @@ for (const tab of document.querySelectorAll<HTMLButtonElement>(".tabs button")) 
     }
     if (tab.dataset.tab === "files") files.shown();
     if (tab.dataset.tab === "checkpoints") checkpoints.shown();
+    processes.setVisible(tab.dataset.tab === "terminal");
   });
 }
 
@@ -401,6 +414,8 @@ for (const tab of document.querySelectorAll<HTMLButtonElement>(".tabs button")) 
   get view() { return { state: view.state, firstFrameAt: view.firstFrameAt }; },
   get sound() { return { playing: sound.playing, peak: sound.peak, bytes: sound.bytes }; },
   canvas: () => view.canvas(),
+  get processes() { return { shown: processes.shownProcess, offered: processes.offered }; },
+  processText: () => processes.terminalText(),
 };
 
 applyTheme(undefined);
