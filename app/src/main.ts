@@ -374,8 +374,9 @@ dom.control.addEventListener("click", () => {
   dom.control.textContent = control ? "Release control" : "Take control";
   dom.control.classList.toggle("primary", control);
   dom.screen.dataset.control = String(control);
-  dom.desktopNote.textContent = control ? "you have control: your mouse and keyboard reach the desktop"
-                                        : "watch only";
+  dom.desktopNote.textContent = !control ? "watch only"
+    : view.state === "connected" ? "you have control: your mouse and keyboard reach the desktop"
+    : "you have control: what you type in the terminal tab reaches its processes";
 });
 dom.sound.addEventListener("click", () => {
   if (sound.playing) {
