@@ -3,6 +3,10 @@
 
 #include <cstdio>
 
+#include <vc-backend-1/cpp/process_limits.h>
+#include <vc-backend-1/ext/vc_backend_checkpoints.h>
+#include <vc-backend-1/ext/vc_backend_processes.h>
+
 #include "backend_proxy/status_text.h"
 
 namespace vc::operator_cli {
@@ -70,23 +74,80 @@ Expected<bool> listing_contains(const ProbeResult& probe, const std::string& com
   return found;
 }
 
-std::optional<std::string> checkpoints_table_problem(const backend_proxy::ExtensionOffer& offer) {
-  constexpr size_t kAbi12Size = sizeof(vc_backend_checkpoints);
+namespace {
+
+// An extension whose table comes whole (checkpoints, processes): what `offer` lacks.
+struct WholeTable {
+  const char* id;           // VC_EXT_BACKEND_CHECKPOINTS
+  const char* abi;          // "1.2", the minor that published it
+  size_t size;              // sizeof(vc_backend_checkpoints)
+  const char* type_name;    // "vc_backend_checkpoints"
+  const char* offers_what;  // "checkpoints"
+};
+
+std::optional<std::string> whole_table_problem(const backend_proxy::ExtensionOffer& offer,
+                                               const WholeTable& table) {
   if (!offer.usable) {
-    return "get_extension(\"" VC_EXT_BACKEND_CHECKPOINTS "\") returned a table of struct_size " +
-           std::to_string(offer.struct_size) + "; ABI 1.2's has " + std::to_string(kAbi12Size) +
-           " bytes (all five operations), so the host ignores it. Set struct_size = "
-           "sizeof(vc_backend_checkpoints)";
+    return "get_extension(\"" + std::string(table.id) + "\") returned a table of struct_size " +
+           std::to_string(offer.struct_size) + "; ABI " + table.abi + "'s has " +
+           std::to_string(table.size) + " bytes (all five operations), so the host ignores it. " +
+           "Set struct_size = sizeof(" + table.type_name + ")";
   }
   if (!offer.null_slots.empty()) {
     std::string names;
     for (auto op : offer.null_slots) {
       names += (names.empty() ? "" : ", ") + std::string(backend_proxy::operation_name(op));
     }
-    return "the table leaves " + names +
-           " NULL: a backend that offers checkpoints implements all five operations (or "
-           "returns NULL from get_extension)";
+    return "the table leaves " + names + " NULL: a backend that offers " + table.offers_what +
+           " implements all five operations (or returns NULL from get_extension)";
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> checkpoints_table_problem(const backend_proxy::ExtensionOffer& offer) {
+  return whole_table_problem(offer, {VC_EXT_BACKEND_CHECKPOINTS, "1.2",
+                                     sizeof(vc_backend_checkpoints), "vc_backend_checkpoints",
+                                     "checkpoints"});
+}
+
+std::optional<std::string> processes_table_problem(const backend_proxy::ExtensionOffer& offer) {
+  return whole_table_problem(offer, {VC_EXT_BACKEND_PROCESSES, "1.3",
+                                     sizeof(vc_backend_processes), "vc_backend_processes",
+                                     "processes"});
+}
+
+std::optional<std::string> process_listing_problem(const Json& result,
+                                                   const std::string& computer_id,
+                                                   size_t* count) {
+  if (!result.is_object()) return "the list_processes result is not a JSON object";
+  auto id = result.find("computer_id");
+  if (id == result.end() || !id->is_string()) {
+    return "the list_processes result has no \"computer_id\" string";
+  }
+  if (id->get_ref<const std::string&>() != computer_id) {
+    return "the list_processes result describes computer '" + id->get<std::string>() +
+           "', not '" + computer_id + "'";
+  }
+  auto processes = result.find("processes");
+  if (processes == result.end() || !processes->is_array()) {
+    return "the list_processes result has no \"processes\" array";
+  }
+  for (const Json& entry : *processes) {
+    if (!entry.is_object()) return "a listed process is not a JSON object";
+    auto process_id = entry.find("process_id");
+    if (process_id == entry.end() || !process_id->is_string() ||
+        !sdk::is_valid_process_id(process_id->get_ref<const std::string&>())) {
+      return "a listed process has no valid \"process_id\" ('p' and a number from 1, such as "
+             "\"p3\")";
+    }
+    auto state = entry.find("state");
+    if (state == entry.end() || !state->is_string()) {
+      return "the listed process " + process_id->get<std::string>() + " has no \"state\"";
+    }
+  }
+  if (count != nullptr) *count = processes->size();
   return std::nullopt;
 }
 

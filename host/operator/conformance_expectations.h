@@ -30,6 +30,17 @@ struct OpRequirement {
 // 1.2's, or a NULL slot), or nullopt when it is whole. Only for a returned table.
 std::optional<std::string> checkpoints_table_problem(const backend_proxy::ExtensionOffer& offer);
 
+// [any-thread] The same for the processes table (smaller than ABI 1.3's, or a NULL slot).
+std::optional<std::string> processes_table_problem(const backend_proxy::ExtensionOffer& offer);
+
+// [any-thread] What is wrong with a list_processes result for `computer_id`
+// (schemas/list_processes.result.json): not an object, another computer_id, no "processes"
+// array, an entry that is no object with a valid "process_id" and a "state"; nullopt when the
+// host can read it. `count`, when given, receives the number of processes listed.
+std::optional<std::string> process_listing_problem(const Json& result,
+                                                   const std::string& computer_id,
+                                                   size_t* count = nullptr);
+
 // [any-thread] Why the op's outcome is not the refusal `expected` ("VC_E_INVALID_ARGUMENT")
 // it should be, or nullopt when it is.
 std::optional<std::string> refusal_problem(const ProbeResult& probe, const char* op_name,

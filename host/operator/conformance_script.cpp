@@ -41,6 +41,9 @@ constexpr OpRequirement kRequired(const char* op) { return OpRequirement{op, 0, 
 constexpr const char* kNoCheckpoints = "skipped (no checkpoints extension)";
 // A name the checkpoint rule refuses: a path and a blank, which no engine tag may hold.
 constexpr const char* kMalformedCheckpointName = "../not a name";
+constexpr const char* kNoProcesses = "skipped (no processes extension)";
+// A process id the rule refuses: ids count from p1.
+constexpr const char* kMalformedProcessId = "p0";
 
 std::string failure_text(const Failure& failure) { return failure.message; }
 
@@ -70,6 +73,8 @@ ConformanceScript::ConformanceScript(uv_loop_t* loop,
             &ConformanceScript::step_attach,          &ConformanceScript::step_list,
             &ConformanceScript::step_checkpoints_table, &ConformanceScript::step_list_checkpoints,
             &ConformanceScript::step_checkpoint_name_refused,
+            &ConformanceScript::step_processes_table, &ConformanceScript::step_list_processes,
+            &ConformanceScript::step_process_id_refused,
             &ConformanceScript::step_exec_exit_zero,  &ConformanceScript::step_exec_exit_code,
             &ConformanceScript::step_exec_streams,    &ConformanceScript::step_exec_timeout,
             &ConformanceScript::step_exec_output_limit, &ConformanceScript::step_exec_stdin,
@@ -308,6 +313,66 @@ void ConformanceScript::step_checkpoint_name_refused() {
            }
            next();
          });
+}
+
+// Like the checkpoints table, read when the instance was created.
+void ConformanceScript::step_processes_table() {
+  const backend_proxy::ExtensionOffer offer = backend_->processes_offer();
+  if (!offer.returned) {
+    report_.skip("extension.processes", "no processes extension (get_extension returns NULL)");
+  } else if (auto problem = processes_table_problem(offer)) {
+    report_.fail("extension.processes", *problem);
+  } else {
+    report_.pass("extension.processes",
+                 "struct_size " + std::to_string(offer.struct_size) + ", all five operations");
+  }
+  next();
+}
+
+// The scratch computer's processes, read the way the host reads them.
+void ConformanceScript::step_list_processes() {
+  if (skipped_after_abort("op.list_processes")) return;
+  if (!backend_->offers_processes()) {
+    report_.skip("op.list_processes", kNoProcesses);
+    return next();
+  }
+  run_op(Operation::list_processes, computers::computer_request(settings_.computer_id), {},
+         [this](ProbeResult probe) {
+           const OpRequirement requirement{"list_processes", 0, "the processes extension"};
+           size_t count = 0;
+           if (auto problem = op_problem(probe, requirement)) {
+             report_.fail("op.list_processes", *problem);
+           } else if (auto listing = process_listing_problem(probe.result.value(),
+                                                             settings_.computer_id, &count)) {
+             report_.fail("op.list_processes", *listing);
+           } else {
+             report_.pass("op.list_processes",
+                          count == 0 ? std::string("an empty list for the new computer")
+                                     : "a list of " + std::to_string(count) + " process(es)");
+           }
+           next();
+         });
+}
+
+// A process id is checked before anything is looked up: "p0" is no id.
+void ConformanceScript::step_process_id_refused() {
+  if (skipped_after_abort("process.invalid-id")) return;
+  if (!backend_->offers_processes()) {
+    report_.skip("process.invalid-id", kNoProcesses);
+    return next();
+  }
+  Json request = computers::computer_request(settings_.computer_id);
+  request["process_id"] = kMalformedProcessId;
+  request["wait_ms"] = 0;
+  run_op(Operation::read_process, request, {}, [this](ProbeResult probe) {
+    if (auto problem = refusal_problem(probe, "read_process", VC_E_INVALID_ARGUMENT)) {
+      report_.fail("process.invalid-id", "with the process_id \"" +
+                                             std::string(kMalformedProcessId) + "\": " + *problem);
+    } else {
+      report_.pass("process.invalid-id", "a malformed process id is refused");
+    }
+    next();
+  });
 }
 
 void ConformanceScript::step_exec_exit_zero() { check_exit_code("exec.exit-zero", 0, ""); }

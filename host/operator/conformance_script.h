@@ -12,9 +12,12 @@
 // extension when the plugin returns it (its table whole: ABI 1.2's size, no NULL slot;
 // list_checkpoints on the new computer answers an empty list; create_checkpoint refuses a
 // malformed name with VC_E_INVALID_ARGUMENT), "skipped (no checkpoints extension)" when it
-// does not; and, over the whole
-// run, no contract violation (every accepted op completes exactly once, no emit after
-// completing). An operation the capabilities do not declare is "skipped (not declared)".
+// does not; the processes extension the same way (its table whole: ABI 1.3's size, no NULL
+// slot; list_processes on the new computer answers a "processes" array; read_process refuses
+// the process_id "p0" with VC_E_INVALID_ARGUMENT), "skipped (no processes extension)" without
+// it; and, over the whole run, no contract violation (every accepted op completes exactly
+// once, no emit after completing). An operation the capabilities do not declare is "skipped
+// (not declared)".
 #pragma once
 
 #include <cstdint>
@@ -75,6 +78,9 @@ class ConformanceScript {
   void step_checkpoints_table();
   void step_list_checkpoints();
   void step_checkpoint_name_refused();
+  void step_processes_table();
+  void step_list_processes();
+  void step_process_id_refused();
   void step_exec_exit_zero();
   void step_exec_exit_code();
   void check_exit_code(const char* check, int code, std::string pass_note);

@@ -113,6 +113,9 @@ TEST(ValidatePluginTest, UndeclaredOperationsAreSkippedAndTheTextReportSaysSo) {
   EXPECT_NE(run.result.out.find("PASS  exec.cancel"), std::string::npos) << run.result.out;
   EXPECT_NE(run.result.out.find("SKIP  op.restart"), std::string::npos) << run.result.out;
   EXPECT_NE(run.result.out.find("skipped (not declared)"), std::string::npos) << run.result.out;
+  // Without the extensions their checks are skipped, which is no failure.
+  EXPECT_NE(run.result.out.find("SKIP  extension.processes"), std::string::npos) << run.result.out;
+  EXPECT_NE(run.result.out.find("SKIP  process.invalid-id"), std::string::npos) << run.result.out;
   EXPECT_NE(run.result.out.find("0 failed"), std::string::npos) << run.result.out;
   // The scratch computer (a directory in the state directory) is gone.
   for (const auto& entry : std::filesystem::recursive_directory_iterator(state.path())) {
@@ -313,7 +316,10 @@ TEST_P(ValidatePluginEngineTest, ShippedPluginPasses) {
                            "op.wait_for_death", "op.tool_instructions", "list.after-remove",
                            // the checkpoints extension (ABI 1.2), which these plugins offer
                            "extension.checkpoints", "op.list_checkpoints",
-                           "checkpoint.invalid-name", "contract.non-blocking"}) {
+                           "checkpoint.invalid-name",
+                           // and the processes extension (ABI 1.3)
+                           "extension.processes", "op.list_processes", "process.invalid-id",
+                           "contract.non-blocking"}) {
     EXPECT_EQ(run.status_of(name), "pass") << name << ": " << run.detail_of(name);
   }
 }
