@@ -49,6 +49,28 @@ const json* field(const json& body, const char* name) {
 
 std::string quoted(const char* name) { return std::string("\"") + name + "\""; }
 
+// A refusal quotes at most this much of a value the caller sent: enough to recognise it, and the
+// refusal stays one short line whatever was sent.
+constexpr std::size_t kMaxQuotedBytes = 64;
+
+// `text` cut to kMaxQuotedBytes before a character, "…" marking the cut. The text is valid UTF-8
+// (the JSON parser checked it), so stepping back over continuation bytes finds a boundary.
+std::string clipped(std::string text) {
+  if (text.size() <= kMaxQuotedBytes) return text;
+  std::size_t cut = kMaxQuotedBytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  text.resize(cut);
+  return text + "\u2026";
+}
+
+// A value as a refusal shows it: a string, number or boolean as JSON, clipped; an array or an
+// object only by its kind (writing out one nested a million levels deep recurses that deep).
+std::string shown(const json& value) {
+  if (value.is_array()) return "an array";
+  if (value.is_object()) return "an object";
+  return clipped(value.dump());
+}
+
 std::int64_t read_integer(const json& body, const char* name, std::int64_t lowest,
                           std::int64_t highest, std::int64_t fallback) {
   const json* value = field(body, name);
@@ -89,7 +111,7 @@ void check_protocol(const json& body) {
   const json* protocol = field(body, "protocol");
   if (protocol == nullptr) refuse_request("\"protocol\" is missing (this supervisor speaks protocol 1)");
   if (!protocol->is_number_integer() || protocol->get<std::int64_t>() != kSupervisorProtocol) {
-    refuse_request("protocol " + protocol->dump() + " is not spoken by this supervisor (" +
+    refuse_request("protocol " + shown(*protocol) + " is not spoken by this supervisor (" +
            std::to_string(kSupervisorProtocol) + ")");
   }
 }
@@ -101,7 +123,7 @@ RequestOp read_op(const json& body) {
   if (op == "write") return RequestOp::kWrite;
   if (op == "kill") return RequestOp::kKill;
   if (op == "list") return RequestOp::kList;
-  refuse_request("\"op\" '" + op + "' is not one of start, read, write, kill, list");
+  refuse_request("\"op\" '" + clipped(op) + "' is not one of start, read, write, kill, list");
 }
 
 void read_argv(const json& body, ProcessRequest& request) {
@@ -143,12 +165,12 @@ void read_env(const json& body, ProcessRequest& request) {
   }
   for (const auto& [name, value] : env->items()) {
     if (!is_variable_name(name)) {
-      refuse_request("\"env\" variable name '" + name + "' is not of the form [A-Za-z_][A-Za-z0-9_]*");
+      refuse_request("\"env\" variable name '" + clipped(name) + "' is not of the form [A-Za-z_][A-Za-z0-9_]*");
     }
-    if (!value.is_string()) refuse_request("\"env\" value of " + name + " must be a string");
+    if (!value.is_string()) refuse_request("\"env\" value of " + clipped(name) + " must be a string");
     request.env.emplace_back(name, value.get<std::string>());
     if (contains_nul_character(request.env.back().second)) {
-      refuse_request("\"env\" value of " + name + " must not contain NUL characters");
+      refuse_request("\"env\" value of " + clipped(name) + " must not contain NUL characters");
     }
   }
 }
@@ -219,7 +241,7 @@ void read_signal(const json& body, ProcessRequest& request) {
     refuse_request("\"signal\" must be " + choices);
   }
   if (number < 1 || number > kHighestSignal) {
-    refuse_request("\"signal\" " + value->dump() + " is not " + choices);
+    refuse_request("\"signal\" " + shown(*value) + " is not " + choices);
   }
   request.signal = number;
 }
