@@ -237,19 +237,34 @@ BackendDriver::~BackendDriver() {
   if (all_done) backend_->ops->destroy(backend_);
 }
 
-vc_async_op_fn BackendDriver::checkpoint_op(const std::string& name) const {
+std::optional<vc_async_op_fn> BackendDriver::extension_op(const std::string& name) const {
+  using Checkpoints = vc_backend_checkpoints;
+  using Processes = vc_backend_processes;
+  static const std::map<std::string, vc_async_op_fn Checkpoints::*> checkpoint_slots = {
+      {"create_checkpoint", &Checkpoints::create_checkpoint},
+      {"list_checkpoints", &Checkpoints::list_checkpoints},
+      {"restore_checkpoint", &Checkpoints::restore_checkpoint},
+      {"fork_checkpoint", &Checkpoints::fork_checkpoint},
+      {"delete_checkpoint", &Checkpoints::delete_checkpoint}};
+  static const std::map<std::string, vc_async_op_fn Processes::*> process_slots = {
+      {"start_process", &Processes::start_process},
+      {"read_process", &Processes::read_process},
+      {"write_process", &Processes::write_process},
+      {"kill_process", &Processes::kill_process},
+      {"list_processes", &Processes::list_processes}};
   const vc_backend_ops& ops = *backend_->ops;
-  const auto* table = ops.get_extension == nullptr
-                          ? nullptr
-                          : static_cast<const vc_backend_checkpoints*>(
-                                ops.get_extension(backend_, VC_EXT_BACKEND_CHECKPOINTS));
-  if (table == nullptr) return nullptr;
-  if (name == "create_checkpoint") return table->create_checkpoint;
-  if (name == "list_checkpoints") return table->list_checkpoints;
-  if (name == "restore_checkpoint") return table->restore_checkpoint;
-  if (name == "fork_checkpoint") return table->fork_checkpoint;
-  if (name == "delete_checkpoint") return table->delete_checkpoint;
-  return nullptr;
+  auto table_of = [&](const char* id) {
+    return ops.get_extension == nullptr ? nullptr : ops.get_extension(backend_, id);
+  };
+  if (const auto slot = checkpoint_slots.find(name); slot != checkpoint_slots.end()) {
+    const auto* table = static_cast<const Checkpoints*>(table_of(VC_EXT_BACKEND_CHECKPOINTS));
+    return table == nullptr ? nullptr : table->*(slot->second);
+  }
+  if (const auto slot = process_slots.find(name); slot != process_slots.end()) {
+    const auto* table = static_cast<const Processes*>(table_of(VC_EXT_BACKEND_PROCESSES));
+    return table == nullptr ? nullptr : table->*(slot->second);
+  }
+  return std::nullopt;
 }
 
 std::shared_ptr<PendingOp> BackendDriver::start(const std::string& name, const Json& request,
@@ -278,12 +293,12 @@ std::shared_ptr<PendingOp> BackendDriver::start(const std::string& name, const J
     status = control == nullptr || control->desktop_action == nullptr
                  ? VC_E_UNSUPPORTED
                  : control->desktop_action(backend_, text.data(), text.size(), op->op());
-  } else if (const vc_async_op_fn checkpoint_fn = checkpoint_op(name); checkpoint_fn != nullptr ||
-             name.find("checkpoint") != std::string::npos) {
-    // The checkpoints extension's ops (ext/vc_backend_checkpoints.h).
-    status = checkpoint_fn == nullptr
+  } else if (const auto extension_fn = extension_op(name)) {
+    // The checkpoints and processes extensions' ops (ext/vc_backend_checkpoints.h,
+    // ext/vc_backend_processes.h).
+    status = *extension_fn == nullptr
                  ? VC_E_UNSUPPORTED
-                 : checkpoint_fn(backend_, text.data(), text.size(), op->op());
+                 : (*extension_fn)(backend_, text.data(), text.size(), op->op());
   } else {
     const vc_async_op_fn fn = async_op(ops, name);
     status = fn == nullptr ? VC_E_UNSUPPORTED : fn(backend_, text.data(), text.size(), op->op());

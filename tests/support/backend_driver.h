@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -116,8 +117,9 @@ class BackendDriver {
                              size_t msg_len);
   static const void* VC_CALL on_get_extension(const vc_host_services* host, const char* id);
   static int32_t VC_CALL on_is_loop_thread(const vc_host_services* host);
-  // The checkpoints extension's op `name`, or nullptr (no such op, or no extension).
-  vc_async_op_fn checkpoint_op(const std::string& name) const;
+  // The function of an extension's op (checkpoints, processes): nullopt when `name` is no
+  // extension op, NULL when the plugin does not offer that extension.
+  std::optional<vc_async_op_fn> extension_op(const std::string& name) const;
 
   void* module_ = nullptr;
   const vc_plugin_descriptor* descriptor_ = nullptr;

@@ -80,6 +80,7 @@ ManagedProcess::ReadOutcome ManagedProcess::read_output(StreamId stream) {
   const ssize_t got = read(fd, buffer.data(), buffer.size());
   if (got > 0) {
     this->stream(stream).append(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
+    last_output_at_ = agent_common::monotonic_ms();
     return ReadOutcome::kData;
   }
   if (got < 0 && (errno == EAGAIN || errno == EINTR)) return ReadOutcome::kWouldBlock;

@@ -62,6 +62,8 @@ class ManagedProcess {
   // Ended, and its last output is in: no output descriptor is open, or kSettleMs have passed.
   bool settled(Millis now) const;
   std::optional<Millis> settle_deadline() const;
+  // When output last arrived from it (monotonic; 0 before any).
+  Millis last_output_at() const { return last_output_at_; }
 
   int stdin_fd() const { return stdin_fd_; }
   int stdout_fd() const { return stdout_fd_; }
@@ -104,6 +106,7 @@ class ManagedProcess {
   bool stdin_closed_ = false;  // by close_stdin, or the process stopped reading it
 
   std::optional<Millis> reaped_at_;
+  Millis last_output_at_ = 0;
 };
 
 }  // namespace vc::exec_agent

@@ -192,6 +192,7 @@ int Supervisor::poll_timeout(Millis now) const {
     }
     consider(client->answer_by);
     consider(client->gather_until);
+    consider(client->quiet_until);
     if (client->held->op == RequestOp::kKill) consider(now + kGroupRecheckMs);
   }
   if (!nearest) return -1;

@@ -4,7 +4,7 @@
 // Single-threaded, on poll(): the listening socket, each connected client, the signalfd for
 // SIGCHLD, and each process's pipes (or terminal). A client sends one request and gets one
 // answer; a request that waits (for output, for the end, for a kill to take) is held while the
-// loop goes on with everything else. Timers (waits, the 30 ms gathering of a burst, kill
+// loop goes on with everything else. Timers (waits, the gathering of a burst, kill
 // graces, a process's settling) are deadlines on the monotonic clock that set poll()'s timeout.
 // Each turn: events, then timers, then the held requests that can be answered, then old ended
 // processes forgotten, then the answers written.
@@ -37,6 +37,9 @@ inline constexpr std::size_t kMaxClients = 128;
 inline constexpr Millis kRequestArrivalMs = 10'000;
 // After the first new output, how long a read waits for more of the same burst.
 inline constexpr Millis kGatherBurstMs = 30;
+// ... unless the process has been quiet this long since its last output: an echo or a prompt
+// comes back at once, a stream of output still in one answer.
+inline constexpr Millis kQuietGapMs = 5;
 inline constexpr Millis kTermGraceMs = 2000;
 // How long a kill's answer waits for the process (and its group) to be gone.
 inline constexpr Millis kKillAnswerWaitMs = 3000;
@@ -53,6 +56,7 @@ struct SupervisorClient {
   std::optional<ProcessRequest> held;
   Millis answer_by = 0;
   std::optional<Millis> gather_until;  // set by the first new output
+  std::optional<Millis> quiet_until;   // the last output so far, plus kQuietGapMs
   std::string answer;                  // the framed answer, once there is one
   std::size_t answer_sent = 0;
   bool done = false;  // to be closed and dropped at the end of the turn

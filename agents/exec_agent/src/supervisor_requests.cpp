@@ -221,6 +221,7 @@ void Supervisor::hold(SupervisorClient& client, const ProcessRequest& request, M
   client.held = request;
   client.answer_by = now + request.wait_ms;
   client.gather_until.reset();
+  client.quiet_until.reset();
   answer_held_requests(now);
 }
 
@@ -258,9 +259,11 @@ bool Supervisor::ready_to_answer(SupervisorClient& client, ManagedProcess& proce
                                        err.has_news_from(request.from->second)
                                  : out.has_news_from(out.cursor()) || err.has_news_from(err.cursor());
   if (!news) return false;
-  // The first output of a burst: a little longer, so that a burst comes in one answer.
+  // The first output of a burst: a little longer, so that a burst comes in one answer, unless
+  // the process has gone quiet.
   if (!client.gather_until) client.gather_until = std::min(now + kGatherBurstMs, client.answer_by);
-  return now >= *client.gather_until;
+  client.quiet_until = process.last_output_at() + kQuietGapMs;
+  return now >= *client.gather_until || now >= *client.quiet_until;
 }
 
 void Supervisor::answer_with_output(SupervisorClient& client, const ProcessRequest& request,
