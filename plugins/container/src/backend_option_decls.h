@@ -79,6 +79,17 @@ inline constexpr vc_option_decl kMaxCheckpointsOption = sdk::option(
     "is deleted",
     {.default_value = "20"});
 
+inline constexpr vc_option_decl kMountOption = sdk::option(
+    VC_OPTION_STRING_LIST, "mount",
+    "Host folder mounted into every new computer, HOST_PATH:COMPUTER_PATH[:ro|rw] (rw by "
+    "default; repeatable). The host path must be an existing folder and not a system folder; "
+    "reset never touches it (docs/mounts.md)");
+
+inline constexpr vc_option_decl kMountOwnerOption = sdk::option(
+    VC_OPTION_STRING, "mount-owner",
+    "UID:GID that files the computer makes in read-write mounts belong to on the host "
+    "(default: the user who started the server)");
+
 // The options above in the order --help lists them. A new shared option is added here once and
 // every container plugin declares it.
 inline constexpr std::array kSharedOptions = {&kImageOption,
@@ -91,7 +102,9 @@ inline constexpr std::array kSharedOptions = {&kImageOption,
                                               &kDesktopImageContextOption,
                                               &kExecAgentOption,
                                               &kExecAgentBinaryOption,
-                                              &kMaxCheckpointsOption};
+                                              &kMaxCheckpointsOption,
+                                              &kMountOption,
+                                              &kMountOwnerOption};
 
 // A plugin's option list for its descriptor: its own options (the engine address) first, then
 // kSharedOptions, then the nullptr that ends the list. Evaluated at compile time.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include <unistd.h>
+
 #include <vc_engine/engine_address.h>
 
 namespace vc::container {
@@ -29,6 +31,10 @@ bool contains_whitespace(std::string_view text) {
 }
 
 }  // namespace
+
+MountOwner server_user() {
+  return MountOwner{static_cast<unsigned>(::getuid()), static_cast<unsigned>(::getgid())};
+}
 
 std::optional<BackendOptions> parse_backend_options(const nlohmann::json& config,
                                                     std::string_view address_option,
@@ -208,6 +214,28 @@ std::optional<BackendOptions> parse_backend_options(const nlohmann::json& config
       return std::nullopt;
     }
     parsed.max_checkpoints = max_checkpoints.get<std::int64_t>();
+  }
+
+  // --- host folders (docs/mounts.md) ----------------------------------------------------------
+  const auto& mounts = option_value(options, option_names::kMount);
+  if (!mounts.is_null()) {
+    std::string why;
+    auto list = parse_mount_list(mounts, why);
+    if (!list) {
+      error = std::string("--mount: ").append(why);
+      return std::nullopt;
+    }
+    parsed.mounts = std::move(*list);
+  }
+  const auto& owner = option_value(options, option_names::kMountOwner);
+  if (!owner.is_null()) {
+    auto given = owner.is_string() ? parse_mount_owner(owner.get<std::string>()) : std::nullopt;
+    if (!given) {
+      error = std::string("--mount-owner must be UID:GID in numbers, e.g. 1000:1000; got ")
+                  .append(quoted(owner));
+      return std::nullopt;
+    }
+    parsed.mount_owner = *given;
   }
   return parsed;
 }

@@ -11,9 +11,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <vc-backend-1/cpp/requests.h>
+
+#include "host_mounts.h"
 
 namespace vc::container {
 
@@ -31,6 +34,8 @@ inline constexpr const char* kDesktopImageContext = "desktop-image-context";
 inline constexpr const char* kExecAgent = "exec-agent";
 inline constexpr const char* kExecAgentBinary = "exec-agent-binary";
 inline constexpr const char* kMaxCheckpoints = "max-checkpoints";
+inline constexpr const char* kMount = "mount";
+inline constexpr const char* kMountOwner = "mount-owner";
 }  // namespace option_names
 
 // Defaults (the textual forms are what --help shows).
@@ -49,6 +54,9 @@ inline constexpr std::int64_t kMaxCheckpointsCeiling = 100;
 // the engine's exec only (off).
 enum class ExecAgentMode { kAuto, kOn, kOff };
 
+// The uid:gid of this process.
+MountOwner server_user();
+
 struct BackendOptions {
   std::string engine_address;  // as given (parsed and checked by parse_backend_options)
   std::string image = kDefaultImage;
@@ -66,6 +74,12 @@ struct BackendOptions {
   std::string exec_agent_binary;
   // Checkpoints one computer may keep (the checkpoints extension).
   std::int64_t max_checkpoints = kDefaultMaxCheckpoints;
+  // Host folders every new computer gets (--mount, docs/mounts.md); their host side is checked
+  // when a computer is created.
+  std::vector<HostMount> mounts;
+  // Who files made in read-write mounts belong to (--mount-owner; default: this process's
+  // uid:gid, the user who started the server).
+  MountOwner mount_owner = server_user();
 };
 
 // Parses the create_backend() config. `address_option` is the engine address option's name

@@ -99,6 +99,7 @@ CreateRequest settings_of(const BackendContext& ctx, const Record& record,
   request.spec.pids_limit = positive_host_setting(container, "PidsLimit");
   request.spec.harden = ctx.options.harden;
   request.spec.overrides = ctx.options.create_overrides;
+  keep_mounts(container, request.spec, ctx.options.mount_owner);
   request.spec.desktop_token = environment_value(container, kDesktopTokenEnv).value_or("");
   request.shell = record->shell;
   return request;

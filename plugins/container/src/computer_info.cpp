@@ -6,6 +6,7 @@
 
 #include "computer_naming.h"
 #include "desktop_access.h"
+#include "host_mounts.h"
 
 namespace vc::container {
 namespace {
@@ -167,6 +168,9 @@ nlohmann::json computer_info_from_inspect(const nlohmann::json& inspect,
                  image, normalise_timestamp(string_member(inspect, "Created")),
                  has_network_access(attached_networks(inspect)));
   apply_desktop_facts(inspect, desktop, info);
+  if (auto mounts = label(inspect, labels::kMounts); mounts && !mounts->empty()) {
+    info["mounts"] = mounts_info(mounts_from_label(*mounts));
+  }
   if (info["desktop_environment"].get<bool>()) {
     auto url = desktop_view_url(inspect);
     if (url) info["desktop_url"] = *url;
@@ -189,6 +193,9 @@ std::optional<nlohmann::json> computer_info_from_list_row(const nlohmann::json& 
                                    computer_state(string_member(row, "State")), temporary, image,
                                    created_at, has_network_access(attached_networks(row)));
   apply_desktop_facts(row, desktop, info);
+  if (auto mounts = label(row, labels::kMounts); mounts && !mounts->empty()) {
+    info["mounts"] = mounts_info(mounts_from_label(*mounts));
+  }
   return info;
 }
 

@@ -31,6 +31,11 @@ inline constexpr const char* kDesktopCapable = "mcp-virtual-computer.desktop-cap
 // On a computer made from a checkpoint (restore, fork): its own tag of that image, deleted with
 // the container (checkpoint_images.h). Absent or empty otherwise.
 inline constexpr const char* kBaseImage = "mcp-virtual-computer.base-image";
+// The host folders mounted into the computer, a JSON array of {"host_path","computer_path",
+// "read_only"} (host_mounts.h), and the uid:gid files made in them are handed to. Absent when
+// the computer has no mounts.
+inline constexpr const char* kMounts = "mcp-virtual-computer.mounts";
+inline constexpr const char* kMountOwner = "mcp-virtual-computer.mount-owner";
 // On the short-lived firewall helper containers (never on a computer): the computer served.
 inline constexpr const char* kFirewallFor = "mcp-virtual-computer.firewall-for";
 // On the volume that records "network off" for a desktop computer.

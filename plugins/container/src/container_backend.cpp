@@ -13,6 +13,8 @@
 #include "computer_info.h"
 #include "computer_naming.h"
 #include "container_exit_watch.h"
+#include "helper_exec.h"
+#include "host_mounts.h"
 #include "computer_agents.h"
 #include "image_ensure.h"
 #include "image_instructions.h"
@@ -244,6 +246,8 @@ vc_status ContainerBackend::create_computer(sdk::CreateRequest request, const vc
   create.spec.pids_limit = request.pids_limit ? request.pids_limit : ctx_->options.pids_limit;
   create.spec.harden = ctx_->options.harden;
   create.spec.overrides = ctx_->options.create_overrides;
+  create.spec.mounts = ctx_->options.mounts;
+  create.spec.mount_owner = ctx_->options.mount_owner;
   create.network_access = request.network_access;
   create.shell = request.shell;
   create.adopt_existing = request.adopt_existing;
@@ -339,9 +343,12 @@ vc_status ContainerBackend::exec(sdk::ExecRequest request, std::string_view stdi
               [this, pending](vc_stream stream, std::string_view bytes) {
                 return registry_->emit(pending, stream, bytes.data(), bytes.size());
               },
-              [this, pending, lane_done](Expected<nlohmann::json> outcome) {
-                complete(pending, std::move(outcome));
-                lane_done();
+              [this, pending, lane_done, record](Expected<nlohmann::json> outcome) {
+                hand_over_mount_files(record, [this, pending, lane_done,
+                                               outcome = std::move(outcome)]() mutable {
+                  complete(pending, std::move(outcome));
+                  lane_done();
+                });
               },
               [pending] { return pending->cancel_requested(); },
               [command_slot](std::shared_ptr<RunningCommand> command) { *command_slot = command; });
@@ -355,6 +362,27 @@ vc_status ContainerBackend::exec(sdk::ExecRequest request, std::string_view stdi
       if (auto command = command_slot->lock()) command->cancel();
     });
   });
+}
+
+void ContainerBackend::hand_over_mount_files(const Record& record, std::function<void()> then) {
+  auto argv = owner_fixup_argv(record->mounts, record->mount_owner);
+  if (argv.empty() || ctx_->shutting_down) return then();
+  HelperExecRequest fixup;
+  fixup.container = container_name(record->computer_id);
+  fixup.argv = std::move(argv);
+  fixup.user = "0";
+  fixup.timeout = std::chrono::seconds(60);
+  run_helper_exec(*ctx_, nullptr, std::move(fixup),
+                  [this, computer_id = record->computer_id,
+                   then = std::move(then)](Expected<HelperExecResult> result) {
+                    // A stopped computer or a vanished host folder is not the command's failure:
+                    // the next command hands over what is left.
+                    if (!result.ok()) {
+                      ctx_->log.warn("Handing the mounts' new files of " + computer_id +
+                                     " to their owner failed: " + result.error().message);
+                    }
+                    then();
+                  });
 }
 
 vc_status ContainerBackend::wait_for_death(sdk::ComputerRequest request, const vc_op* op) {

@@ -108,6 +108,9 @@ class ContainerBackend {
   // EngineLoop from the computer's record (its shell).
   vc_status run_process_op(const vc_op* op, std::string computer_id,
                            std::function<nlohmann::json(const ComputerRecord&)> agent_request);
+  // Hands what root made in the computer's read-write mounts to their owner (docs/mounts.md),
+  // then runs `then`; at once when there is nothing to hand over. EngineLoop thread.
+  void hand_over_mount_files(const Record& record, std::function<void()> then);
   // Completes with what a flow yielded.
   void complete(const Pending& pending, Expected<nlohmann::json> outcome);
 

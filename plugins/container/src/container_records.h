@@ -20,6 +20,8 @@
 
 #include <vc_engine/engine_loop.h>
 
+#include "host_mounts.h"
+
 namespace vc::container {
 
 }  // namespace vc::container
@@ -74,6 +76,10 @@ class ComputerRecord : public std::enable_shared_from_this<ComputerRecord> {
   std::string container_id;
   // A desktop computer's Xfce state as last seen live (listings use it; nullopt = unknown).
   std::optional<bool> desktop_enabled;
+  // The host folders mounted into the computer and who owns what is made in them, as its labels
+  // said at the last create or attach (the commands hand root's files over after each run).
+  std::vector<HostMount> mounts;
+  MountOwner mount_owner;
   // The open line to the computer's desktop agent, made at the first desktop action.
   std::shared_ptr<agent_channel::DesktopChannel> desktop_channel;
   // The open line to the computer's exec agent, made at the first command (--exec-agent).

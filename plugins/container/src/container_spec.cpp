@@ -26,6 +26,10 @@ nlohmann::json identity_labels(const ContainerSpec& spec) {
   if (spec.desktop_capable) identity[labels::kDesktopCapable] = "true";
   // (A checkpoint image carries this label empty, so a container without one inherits "".)
   if (!spec.base_image.empty()) identity[labels::kBaseImage] = spec.base_image;
+  if (!spec.mounts.empty()) {
+    identity[labels::kMounts] = mounts_label_value(spec.mounts);
+    identity[labels::kMountOwner] = spec.mount_owner.text();
+  }
   return identity;
 }
 
@@ -91,6 +95,12 @@ nlohmann::json build_create_document(const ContainerSpec& spec) {
     if (!document["Labels"].is_object()) document["Labels"] = nlohmann::json::object();
     const nlohmann::json identity = identity_labels(spec);  // items() must not outlive it
     for (const auto& [key, value] : identity.items()) document["Labels"][key] = value;
+  }
+  // The computer's mounts come after any the overrides add (a merge patch replaces arrays).
+  if (!spec.mounts.empty()) {
+    auto& mounts = document["HostConfig"]["Mounts"];
+    if (!mounts.is_array()) mounts = nlohmann::json::array();
+    for (auto& entry : engine_mounts(spec.mounts)) mounts.push_back(std::move(entry));
   }
   return document;
 }

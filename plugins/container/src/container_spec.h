@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host_mounts.h"
+
 namespace vc::container {
 
 // What a computer is made of.
@@ -35,6 +37,10 @@ struct ContainerSpec {
   std::optional<std::int64_t> memory_bytes;
   std::optional<std::int64_t> pids_limit;
   bool harden = false;
+  // Host folders bound into the computer (HostConfig.Mounts), recorded in a label with the owner
+  // of what the computer makes in them (docs/mounts.md). Checked before they get here.
+  std::vector<HostMount> mounts;
+  MountOwner mount_owner;
   // JSON object merged into the document (RFC 7386 merge patch), or null. See
   // build_create_document() for what it may not change.
   nlohmann::json overrides;

@@ -159,6 +159,10 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
   void run(nlohmann::json container) {
     container_ = std::move(container);
     desktop_capable_ = is_desktop_capable(container_);
+    // What the commands of this computer hand over in its read-write mounts (docs/mounts.md).
+    record_->mounts = mounts_from_label(label_of(container_, labels::kMounts, ""));
+    record_->mount_owner = parse_mount_owner(label_of(container_, labels::kMountOwner, ""))
+                               .value_or(ctx_.options.mount_owner);
     if (!desktop_capable_ && desktop_environment_.value_or(false)) {
       return done_(desktop_refused(ctx_, record_->computer_id));
     }
@@ -338,6 +342,33 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
         name_(container_name(record_->computer_id)) {}
 
   void run() {
+    if (request_.spec.mounts.empty()) return make();
+    // The host folders are checked against the engine's own data folder before anything is made.
+    auto handle = ctx_.client.get_json(
+        "/info",
+        [self = shared_from_this()](engine::Result<engine::JsonResponse> info) {
+          if (is_cancelled(self->scope_)) return self->done_(cancelled_failure());
+          if (!info.ok()) {
+            return self->done_(self->ctx_.engine_failure(info.error(), "read the engine's info"));
+          }
+          const auto& body = info.value().body;
+          std::string data_root;
+          if (body.is_object() && body.contains("DockerRootDir") &&
+              body["DockerRootDir"].is_string()) {
+            data_root = body["DockerRootDir"].get<std::string>();
+          }
+          std::string refused = check_host_folders(self->request_.spec.mounts, data_root);
+          if (!refused.empty()) {
+            return self->done_(OpFailure{VC_E_INVALID_ARGUMENT, std::move(refused), nullptr});
+          }
+          self->make();
+        },
+        ctx_.call_deadlines());
+    track_in(scope_, handle);
+  }
+
+ private:
+  void make() {
     request_.spec.network = ctx_.profile.online_network;
     request_.spec.desktop_capable = is_desktop_image(request_.spec.image);
     if (request_.spec.desktop_environment && !request_.spec.desktop_capable) {
@@ -359,7 +390,6 @@ class CreateFresh : public std::enable_shared_from_this<CreateFresh> {
                      });
   }
 
- private:
   void on_create_failed(OpFailure failure) {
     if (failure.status != VC_E_ALREADY_EXISTS) return done_(std::move(failure));
     // Somebody created the name between our inspect and our create: adopt it when it is ours
@@ -462,6 +492,12 @@ void create_fresh(BackendContext& ctx, FlowScope scope, Record record, CreateReq
       ->run();
 }
 
+void keep_mounts(const nlohmann::json& container, ContainerSpec& spec, MountOwner fallback_owner) {
+  spec.mounts = mounts_from_label(label_of(container, labels::kMounts, ""));
+  spec.mount_owner =
+      parse_mount_owner(label_of(container, labels::kMountOwner, "")).value_or(fallback_owner);
+}
+
 std::string label_of(const nlohmann::json& container, const char* key, std::string fallback) {
   const auto& all = container_labels(container);
   auto it = all.find(key);
@@ -504,6 +540,11 @@ void run_restart(BackendContext& ctx, FlowScope scope, Record record,
   with_existing(
       ctx, scope, record, std::move(done),
       [&ctx, scope, record](nlohmann::json container, Callback<nlohmann::json> finish) {
+        if (auto gone = missing_host_folder(
+                mounts_from_label(label_of(container, labels::kMounts, "")), "restarted");
+            !gone.empty()) {
+          return finish(OpFailure{VC_E_FAILED, std::move(gone), nullptr});
+        }
         // A desktop computer's network comes back from its firewall record.
         std::optional<bool> network;
         if (!is_desktop_capable(container)) {
@@ -614,6 +655,10 @@ void run_factory_reset(BackendContext& ctx, FlowScope scope, Record record,
         request.spec.pids_limit = ctx.options.pids_limit;
         request.spec.harden = ctx.options.harden;
         request.spec.overrides = ctx.options.create_overrides;
+        keep_mounts(old, request.spec, ctx.options.mount_owner);
+        if (auto gone = missing_host_folder(request.spec.mounts, "reset"); !gone.empty()) {
+          return finish(OpFailure{VC_E_FAILED, std::move(gone), nullptr});
+        }
         request.network_access = has_network_access(attached_networks(old));
         request.shell = record->shell;
         // As before adopt_existing existed: a container of ours that appears under the name

@@ -119,6 +119,10 @@ void create_fresh(BackendContext& ctx, FlowScope scope, Record record, CreateReq
 void describe_again(BackendContext& ctx, const Record& record, bool live_desktop,
                     Callback<nlohmann::json> done);
 
+// The host folders recorded on `container` (and who owns what is made in them) put on `spec`:
+// a container made again for the computer keeps them (docs/mounts.md).
+void keep_mounts(const nlohmann::json& container, ContainerSpec& spec, MountOwner fallback_owner);
+
 // A label of an inspect document, or `fallback`.
 std::string label_of(const nlohmann::json& container, const char* key, std::string fallback);
 

@@ -1,4 +1,6 @@
 // Option parsing: defaults, each option's checks and messages.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "backend_options.h"
@@ -91,6 +93,28 @@ TEST(MemorySize, ParsesUnits) {
   EXPECT_FALSE(parse_memory_size("1.5g"));
   EXPECT_FALSE(parse_memory_size("12t"));
   EXPECT_FALSE(parse_memory_size("99999999999999999g"));
+}
+
+TEST(BackendOptions, MountsAndTheirOwner) {
+  std::string error;
+  auto parsed = parse({{"mount", {"/srv/p:/workspace/p", "/srv/d:/mnt/d:ro"}},
+                       {"mount-owner", "4242:4243"}},
+                      error);
+  ASSERT_TRUE(parsed) << error;
+  ASSERT_EQ(parsed->mounts.size(), 2u);
+  EXPECT_TRUE(parsed->mounts[1].read_only);
+  EXPECT_EQ(parsed->mount_owner.uid, 4242u);
+  EXPECT_EQ(parsed->mount_owner.gid, 4243u);
+  // Without --mount-owner, the user who runs the server.
+  parsed = parse({{"mount", nullptr}, {"mount-owner", nullptr}}, error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_TRUE(parsed->mounts.empty());
+  EXPECT_EQ(parsed->mount_owner.uid, static_cast<unsigned>(::getuid()));
+
+  EXPECT_FALSE(parse({{"mount", {"/srv/p:workspace"}}}, error));
+  EXPECT_EQ(error.rfind("--mount: Mount '/srv/p:workspace': the computer path", 0), 0u) << error;
+  EXPECT_FALSE(parse({{"mount-owner", "me"}}, error));
+  EXPECT_NE(error.find("--mount-owner must be UID:GID"), std::string::npos) << error;
 }
 
 }  // namespace
