@@ -40,6 +40,20 @@ void read_bool(const Json& doc, const char* name, bool& out) {
   out = value->get<bool>();
 }
 
+void read_mounts(const Json& doc, std::vector<ComputerMount>& out) {
+  const Json* value = reported(doc, "mounts");
+  if (value == nullptr) return;
+  if (!value->is_array()) wrong_type("mounts", "an array");
+  for (const auto& item : *value) {
+    if (!item.is_object()) wrong_type("mounts", "an array of objects");
+    ComputerMount mount;
+    read_string(item, "host_path", mount.host_path);
+    read_string(item, "computer_path", mount.computer_path);
+    read_bool(item, "read_only", mount.read_only);
+    out.push_back(std::move(mount));
+  }
+}
+
 Json optional_to_json(const std::optional<std::string>& value) {
   return value ? Json(*value) : Json(nullptr);
 }
@@ -63,6 +77,7 @@ ComputerInfo ComputerInfo::from_json(const Json& doc) {
   read_optional_string(doc, "desktop_url", info.desktop_url);
   read_optional_string(doc, "persistence", info.persistence);
   read_optional_string(doc, "network_enforcement", info.network_enforcement);
+  read_mounts(doc, info.mounts);
   return info;
 }
 
@@ -79,7 +94,18 @@ Json ComputerInfo::to_json() const {
   doc["desktop_url"] = optional_to_json(desktop_url);
   if (persistence) doc["persistence"] = *persistence;
   if (network_enforcement) doc["network_enforcement"] = *network_enforcement;
+  if (!mounts.empty()) doc["mounts"] = mounts_json();
   return doc;
+}
+
+Json ComputerInfo::mounts_json() const {
+  Json list = Json::array();
+  for (const auto& mount : mounts) {
+    list.push_back(Json{{"host_path", mount.host_path},
+                        {"computer_path", mount.computer_path},
+                        {"read_only", mount.read_only}});
+  }
+  return list;
 }
 
 Json ComputerInfo::to_listing_json(const std::string& backend) const {

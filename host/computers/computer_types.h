@@ -23,6 +23,15 @@ struct ExecRequest {
 
 enum class ExecOutcome { exited, timed_out, output_limit_exceeded };
 
+// A host folder mounted into a computer, as its backend reports it (docs/mounts.md).
+struct ComputerMount {
+  std::string host_path;
+  std::string computer_path;
+  bool read_only = false;
+
+  bool operator==(const ComputerMount&) const = default;
+};
+
 // A computer as the backend reports it (the SDK's computer_info schema).
 struct ComputerInfo {
   std::string computer_id;
@@ -37,17 +46,22 @@ struct ComputerInfo {
   // Optional sentences from the backend: what survives a restart; how network off is enforced.
   std::optional<std::string> persistence;
   std::optional<std::string> network_enforcement;
+  // Optional: host folders mounted into the computer (empty when none or not reported).
+  std::vector<ComputerMount> mounts;
 
   // Reads a computer info document. Unknown fields are ignored; absent or null optional fields
   // keep their defaults. Throws std::invalid_argument naming the field when the document is not
   // an object, "computer_id" is missing, or a field has the wrong JSON type.
   static ComputerInfo from_json(const Json& doc);
-  // All fields, in declaration order; absent optionals are null, except persistence and
-  // network_enforcement, which are left out when the backend did not say.
+  // All fields, in declaration order; absent optionals are null, except persistence,
+  // network_enforcement and mounts, which are left out when the backend did not say (or, for
+  // mounts, when there are none).
   Json to_json() const;
   // A listing entry (the original's ComputerInfo): computer_id, sandbox_id, backend, state,
   // temporary, image, created_at, then network_access, desktop_environment, desktop_url.
   Json to_listing_json(const std::string& backend) const;
+  // [{"host_path","computer_path","read_only"}, ...] of `mounts`.
+  Json mounts_json() const;
 };
 
 // One progress report of a backend operation (the SDK's progress_event schema).

@@ -69,7 +69,8 @@ const char* computer_state(const std::optional<ComputerInfo>& computer,
 
 // {operation, computer_id, computer_attached, desktop_environment, network_access,
 // desktop_url, workspace_directory, runtime_*, computer_state, computer_error, persistence,
-// network_enforcement}: live values when `computer` is known, else the configured ones.
+// network_enforcement, mounts (only when there are some)}: live values when `computer` is
+// known, else the configured ones.
 Json status_payload(const computers::ComputerSettings& settings, const std::optional<ComputerInfo>& computer,
                     const std::optional<computers::ProgressEvent>& setup = std::nullopt,
                     const std::optional<std::string>& engine_failure = std::nullopt,
@@ -90,6 +91,8 @@ Json status_payload(const computers::ComputerSettings& settings, const std::opti
       computer && !computer->network_access
           ? backend_sentence(computer, &ComputerInfo::network_enforcement)
           : Json();
+  // Host folders in the computer (docs/mounts.md), only when it has some.
+  if (computer && !computer->mounts.empty()) payload["mounts"] = computer->mounts_json();
   return payload;
 }
 
@@ -120,6 +123,16 @@ Json status_output_schema() {
         {"network_enforcement",
          typed(Json::array({"string", "null"}),
                "How the network is kept off while network_access is false, when its engine says.")},
+        {"mounts",
+         Json{{"type", "array"},
+              {"description",
+               "Host folders mounted into the computer; present only when it has some."},
+              {"items",
+               Json{{"type", "object"},
+                    {"properties",
+                     {{"host_path", typed("string", "The folder on the host.")},
+                      {"computer_path", typed("string", "Where it is in the computer.")},
+                      {"read_only", typed("boolean", "Whether the computer can only read it.")}}}}}}},
         {"error", typed("string", "Present only when the call failed; says why.")}}}};
 }
 

@@ -45,6 +45,24 @@ TEST(ComputerInfoTest, NullsAndAbsentOptionalsBecomeEmpty) {
   EXPECT_TRUE(out["desktop_url"].is_null());
 }
 
+TEST(ComputerInfoTest, MountsAreReadAndWrittenOnlyWhenThereAreSome) {
+  Json doc = full_info();
+  doc["mounts"] = Json::array({Json{{"host_path", "/home/me/p"},
+                                    {"computer_path", "/workspace/p"},
+                                    {"read_only", false}},
+                               Json{{"host_path", "/srv/docs"},
+                                    {"computer_path", "/mnt/docs"},
+                                    {"read_only", true}}});
+  ComputerInfo info = ComputerInfo::from_json(doc);
+  ASSERT_EQ(info.mounts.size(), 2u);
+  EXPECT_EQ(info.mounts[1].computer_path, "/mnt/docs");
+  EXPECT_TRUE(info.mounts[1].read_only);
+  EXPECT_EQ(info.to_json()["mounts"], doc["mounts"]);
+  EXPECT_FALSE(ComputerInfo::from_json(full_info()).to_json().contains("mounts"));
+  doc["mounts"] = "/home/me/p:/workspace/p";
+  EXPECT_THROW(ComputerInfo::from_json(doc), std::invalid_argument);
+}
+
 TEST(ComputerInfoTest, RejectsDocumentsItCannotTrust) {
   EXPECT_THROW(ComputerInfo::from_json(Json::array()), std::invalid_argument);
   EXPECT_THROW(ComputerInfo::from_json(Json{{"sandbox_id", "x"}}), std::invalid_argument);
