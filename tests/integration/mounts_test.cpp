@@ -128,6 +128,16 @@ TEST_P(MountsTest, AgentWritesLandInTheHostFolderOwnedByTheMountOwner) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"README.md", "build", "notes"}));
 
+  // computer_ui and runtime_status list the mount.
+  for (const char* status_tool : {"computer_ui", "runtime_status"}) {
+    const Json status = ok(status_tool, Json::object());
+    ASSERT_TRUE(status.contains("mounts")) << status_tool << ": " << status.dump();
+    ASSERT_EQ(status["mounts"].size(), 1u) << status.dump();
+    EXPECT_EQ(status["mounts"][0]["host_path"], fs::canonical(project).string());
+    EXPECT_EQ(status["mounts"][0]["computer_path"], "/workspace/project");
+    EXPECT_EQ(status["mounts"][0]["read_only"], false);
+  }
+
   // The engine got a bind mount, recorded in the computer's labels.
   const auto inspected = engine().inspect_container(container_name());
   ASSERT_TRUE(inspected.has_value());
@@ -150,6 +160,7 @@ TEST_P(MountsTest, ReadOnlyMountRefusesWritesWithTheSystemsReason) {
   start({docs.string() + ":/mnt/docs:ro"});
 
   EXPECT_EQ(ok("read_file", {{"path", "/mnt/docs/spec.txt"}}).value("content", ""), "read me\n");
+  EXPECT_EQ(ok("computer_ui", Json::object())["mounts"][0]["read_only"], true);
   const Json ran = execute(*host_, {{"command", "echo changed > /mnt/docs/spec.txt"}});
   EXPECT_NE(ran["exit_code"], 0) << ran.dump();
   EXPECT_NE(ran.value("stderr", "").find("Read-only file system"), std::string::npos) << ran.dump();
