@@ -13,7 +13,7 @@ seconds=${1:-30}
 build=${VC_FUZZ_BUILD_DIR:-$root/build/fuzz}
 harnesses=(jsonrpc_message engine_response stream_demuxer engine_progress
            mcp_session http_endpoint schema_validator plugin_descriptor file_tool_results
-           exec_agent_frames kubernetes_pod kubeconfig)
+           exec_agent_frames process_requests kubernetes_pod kubeconfig)
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \

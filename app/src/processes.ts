@@ -2,8 +2,9 @@
 // while the tab is shown), and the output of the one selected, live, in a terminal (xterm.js).
 // Its output is read with process_output from byte offsets, so the agent's own process_read
 // still returns everything. With control taken, keystrokes typed into a pty process's terminal
-// go to it (process_write, gathered for 30 ms); otherwise the terminal only shows. A running
-// process can be killed after an in-page question. Where the server offers no processes, this
+// go to it (process_input, gathered for 30 ms); otherwise the terminal only shows. A running
+// process can be killed (process_signal) after an in-page question. Typing and killing take
+// their output from the same offsets, so they leave the agent's read position alone too. Where the server offers no processes, this
 // part of the tab stays hidden.
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
@@ -397,7 +398,10 @@ export class ProcessesPanel {
     this.writing = true;
     try {
       // Its answer's output is not shown here: the terminal shows the output from the offsets.
-      await link.call("process_write", { process_id: shown.id, input, wait_ms: 0 }, 30_000);
+      await link.call("process_input", {
+        process_id: shown.id, input, wait_ms: 0,
+        stdout_offset: shown.stdoutOffset, stderr_offset: shown.stderrOffset,
+      }, 30_000);
     } catch (error) {
       if (this.selected === shown) this.say((error as Error).message, "bad");
       if (!(error instanceof ToolFailure)) this.onLinkFailure(error);
@@ -440,7 +444,10 @@ export class ProcessesPanel {
     this.renderView();
     this.say(`Ending ${shown.id}…`, "info");
     try {
-      const answer = await link.call("process_kill", { process_id: shown.id }, 30_000);
+      const answer = await link.call("process_signal", {
+        process_id: shown.id, signal: "TERM",
+        stdout_offset: shown.stdoutOffset, stderr_offset: shown.stderrOffset,
+      }, 30_000);
       if (this.selected === shown) {
         this.say(answer.state === "running" ? `${shown.id} still runs.` : `${shown.id} ended (${formatOutcome(answer)}).`,
                  answer.state === "running" ? "bad" : "ok");

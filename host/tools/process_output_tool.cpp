@@ -20,9 +20,37 @@ namespace {
 
 constexpr std::int64_t kOutputReadBytes = 64 * 1024;
 
-Json output_arguments_schema() {
-  return object_schema(
-      "process_output",
+// What one of the App's process tools does besides reading: nothing (process_output), write
+// input (process_input) or send a signal (process_signal).
+enum class AppProcessAction { read, input, signal };
+
+const char* app_tool_name(AppProcessAction action) {
+  switch (action) {
+    case AppProcessAction::input: return "process_input";
+    case AppProcessAction::signal: return "process_signal";
+    case AppProcessAction::read: break;
+  }
+  return "process_output";
+}
+
+const char* app_tool_description(AppProcessAction action) {
+  switch (action) {
+    case AppProcessAction::input:
+      return "Type into a process (its stdin, or its terminal) for the in-chat view, and read "
+             "the output that follows from byte offsets, without moving the read position of "
+             "process_read.";
+    case AppProcessAction::signal:
+      return "Send a signal to a process's group for the in-chat view, and read its last "
+             "output from byte offsets, without moving the read position of process_read.";
+    case AppProcessAction::read: break;
+  }
+  return "Read a process's output from byte offsets, for the in-chat view, without moving the "
+         "read position of process_read.";
+}
+
+Json output_arguments_schema(AppProcessAction action) {
+  Json schema = object_schema(
+      app_tool_name(action),
       Json{{"process_id", Json{{"description", "The process, e.g. \"p1\"."},
                                {"maxLength", 11},
                                {"minLength", 2},
@@ -40,17 +68,32 @@ Json output_arguments_schema() {
                                         "is none yet.",
                                         0, sdk::kProcessMaxWaitMs, 0)}},
       {"process_id"});
+  if (action == AppProcessAction::input) {
+    schema["properties"]["input"] = Json{{"description", "What was typed (at most 64 KiB)."},
+                                         {"maxLength", static_cast<std::int64_t>(sdk::kProcessMaxInputBytes)},
+                                         {"title", "Input"},
+                                         {"type", "string"}};
+    schema["required"].push_back("input");
+  } else if (action == AppProcessAction::signal) {
+    schema["properties"]["signal"] =
+        Json{{"default", "TERM"},
+             {"enum", Json::array({"TERM", "KILL", "INT", "HUP", "QUIT", "USR1", "USR2", "STOP", "CONT", "WINCH"})},
+             {"title", "Signal"},
+             {"type", "string"}};
+  }
+  return schema;
 }
 
 class ProcessOutputTool final : public mcp::Tool {
  public:
-  explicit ProcessOutputTool(const CatalogContext& context)
+  ProcessOutputTool(const CatalogContext& context, AppProcessAction action)
       : registry_(*context.registry),
+        action_(action),
         definition_(tool_definition(
-            "process_output", std::nullopt,
-            "Read a process's output from byte offsets, for the in-chat view, without moving "
-            "the read position of process_read.",
-            output_arguments_schema(), process_output_output_schema(), read_only_annotations(),
+            app_tool_name(action), std::nullopt, app_tool_description(action),
+            output_arguments_schema(action), process_output_output_schema(),
+            action == AppProcessAction::read ? read_only_annotations()
+                                             : tool_annotations(false, action == AppProcessAction::signal, false),
             app_only_meta())) {}
 
   const mcp::ToolDefinition& definition() const override { return definition_; }
@@ -63,7 +106,7 @@ class ProcessOutputTool final : public mcp::Tool {
       return call->finish(error_payload(invalid.what()));
     }
     cancel_with(call, computers::run_process_action(
-                          registry_, computers::ProcessAction::read, std::move(request),
+                          registry_, process_action(), std::move(request),
                           [call](Expected<Json> result) {
                             if (!result) return call->finish(error_payload(result.error().message));
                             call->finish(mcp::ToolResult::from_payload(
@@ -84,18 +127,46 @@ class ProcessOutputTool final : public mcp::Tool {
                                {"stderr", integer_in(doc, "stderr_offset", 0, kMax, 0)}}}};
     Json probe = request;
     probe["computer_id"] = registry_.settings().computer_id;
-    sdk::ProcessReadRequest::parse(probe);
+    switch (action_) {
+      case AppProcessAction::read: sdk::ProcessReadRequest::parse(probe); break;
+      case AppProcessAction::input:
+        request["input"] = doc.contains("input") ? doc["input"] : Json();
+        probe["input"] = request["input"];
+        sdk::ProcessWriteRequest::parse(probe);
+        break;
+      case AppProcessAction::signal:
+        request.erase("wait_ms");
+        request.erase("max_bytes");
+        request["signal"] = doc.value("signal", std::string("TERM"));
+        probe["signal"] = request["signal"];
+        sdk::ProcessKillRequest::parse(probe);
+        break;
+    }
     return request;
   }
 
+  computers::ProcessAction process_action() const {
+    switch (action_) {
+      case AppProcessAction::input: return computers::ProcessAction::write;
+      case AppProcessAction::signal: return computers::ProcessAction::kill;
+      case AppProcessAction::read: break;
+    }
+    return computers::ProcessAction::read;
+  }
+
   computers::ComputerRegistry& registry_;
+  AppProcessAction action_;
   mcp::ToolDefinition definition_;
 };
 
 }  // namespace
 
-std::unique_ptr<mcp::Tool> make_process_output_tool(const CatalogContext& context) {
-  return std::make_unique<ProcessOutputTool>(context);
+std::vector<std::unique_ptr<mcp::Tool>> make_process_app_tools(const CatalogContext& context) {
+  std::vector<std::unique_ptr<mcp::Tool>> tools;
+  tools.push_back(std::make_unique<ProcessOutputTool>(context, AppProcessAction::read));
+  tools.push_back(std::make_unique<ProcessOutputTool>(context, AppProcessAction::input));
+  tools.push_back(std::make_unique<ProcessOutputTool>(context, AppProcessAction::signal));
+  return tools;
 }
 
 }  // namespace vc::tools

@@ -18,8 +18,10 @@ std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& 
   for (auto& tool : make_file_tools(context)) tools.push_back(std::move(tool));
   if (context.process_tools) {
     auto process_tools = make_process_tools(context);
-    // The App's view of their output comes with them.
-    if (!process_tools.empty()) process_tools.push_back(make_process_output_tool(context));
+    // The App's view of them, and its hands on them, come with them.
+    if (!process_tools.empty()) {
+      for (auto& tool : make_process_app_tools(context)) process_tools.push_back(std::move(tool));
+    }
     for (auto& tool : process_tools) tools.push_back(std::move(tool));
   }
   if (context.checkpoint_tools) {

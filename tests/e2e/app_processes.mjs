@@ -70,11 +70,12 @@ try {
   };
   const tools = (await agent.listTools()).tools;
   const names = tools.map((tool) => tool.name);
-  const output = tools.find((tool) => tool.name === "process_output");
-  expect(names.indexOf("process_output") === names.indexOf("process_list") + 1,
-         `tools/list: process_output right after process_list (${names.join(",")})`);
-  expect(JSON.stringify(output?._meta?.ui?.visibility) === '["app"]',
-         "process_output is the App's only (_meta.ui.visibility: [\"app\"])");
+  const appTools = ["process_output", "process_input", "process_signal"];
+  expect(appTools.every((name, i) => names.indexOf(name) === names.indexOf("process_list") + 1 + i),
+         `tools/list: ${appTools.join(", ")} right after process_list (${names.join(",")})`);
+  expect(appTools.every((name) =>
+    JSON.stringify(tools.find((tool) => tool.name === name)?._meta?.ui?.visibility) === '["app"]'),
+         "process_output, process_input and process_signal are the App's only (_meta.ui.visibility: [\"app\"])");
   expect(["process_start", "process_read", "process_write", "process_kill", "process_list"]
     .every((name) => tools.find((tool) => tool.name === name && tool._meta?.ui?.visibility === undefined)),
          "the five process tools are the model's");
@@ -194,16 +195,14 @@ try {
   await sleep(500);
   await screenshot(page, "processes-typed");
 
-  // The agent reads bash's output afterwards. What followed the person's last keystroke is
-  // there; output that arrived between two of their keystrokes went to the answer of the page's
-  // process_write (a write returns the output since the last read, as for the agent).
+  // The agent reads bash's output afterwards: everything, the output of every command typed in
+  // the page included (the page types with process_input, which takes its output from the
+  // page's own offsets).
   const shellRead = await call("process_read", { process_id: shell.process_id, wait_ms: 500 });
   agentShellText += shellRead.output ?? "";
-  expect(/(^|[\r\n])after-ctrl-c\r?\n/.test(agentShellText),
-         `the agent's process_read gets the output that followed the last command typed in the page ` +
+  expect(/(^|[\r\n])after-ctrl-c\r?\n/.test(agentShellText) && /(^|[\r\n])typed-in-app\r?\n/.test(agentShellText),
+         `the agent's process_read gets the output of every command typed in the page ` +
          `(${JSON.stringify(agentShellText.slice(-300))})`);
-  console.log(`note: the agent's reads of the bash ${/(^|[\r\n])typed-in-app\r?\n/.test(agentShellText) ? "include" : "miss"} ` +
-              "the output of the first command typed in the page");
 
   // Release control: the terminal only shows again.
   await page.click("#control-button");

@@ -18,6 +18,9 @@ namespace {
 const std::vector<std::string> kBaseTools = {"terminal_execute", "computer_ui",    "runtime_status",
                                              "set_network_access", "set_desktop_environment", "list_directory", "read_file",
                                              "write_file",       "edit_file"};
+const std::vector<std::string> kProcessTools = {"process_start", "process_read", "process_write",
+                                                "process_kill", "process_list", "process_output",
+                                                "process_input", "process_signal"};
 const std::vector<std::string> kCheckpointTools = {"checkpoint_create", "checkpoint_list",
                                                    "checkpoint_restore", "checkpoint_delete"};
 const std::vector<std::string> kLifecycleTools = {"computer_list", "computer_create",
@@ -113,6 +116,7 @@ TEST_P(LifecycleToolsTest, ToolsListAddsTheLifecycleToolsLast) {
     params = {{"cursor", result["nextCursor"]}};
   }
   std::vector<std::string> expected = kBaseTools;
+  expected.insert(expected.end(), kProcessTools.begin(), kProcessTools.end());
   expected.insert(expected.end(), kCheckpointTools.begin(), kCheckpointTools.end());
   expected.insert(expected.end(), kLifecycleTools.begin(), kLifecycleTools.end());
   expected.push_back("read_activity");  // the App's, appended after every catalog tool

@@ -30,6 +30,10 @@ const std::vector<std::string> kNetworkKeys = {"operation",      "computer_id",
 const std::vector<std::string> kBaseTools = {"terminal_execute", "computer_ui",    "runtime_status",
                                              "set_network_access", "set_desktop_environment", "list_directory", "read_file",
                                              "write_file",       "edit_file",
+                                             // on by default where the computers hold processes
+                                             "process_start", "process_read", "process_write",
+                                             "process_kill", "process_list", "process_output",
+                                             "process_input", "process_signal",
                                              // on by default where the backend keeps checkpoints
                                              "checkpoint_create", "checkpoint_list",
                                              "checkpoint_restore", "checkpoint_delete",

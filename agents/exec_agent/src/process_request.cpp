@@ -270,8 +270,12 @@ ProcessRequest parse_object(const json& body) {
                std::to_string(kMaxInputBytes) + " bytes can be written at once.");
       }
       request.close_stdin = read_flag(body, "close_stdin", false);
+      read_from(body, request);
       break;
-    case RequestOp::kKill: read_signal(body, request); break;
+    case RequestOp::kKill:
+      read_signal(body, request);
+      read_from(body, request);
+      break;
     case RequestOp::kList: break;
   }
   return request;

@@ -22,6 +22,10 @@ nlohmann::json base_request(const char* op) {
   return nlohmann::json{{"protocol", kProtocol}, {"op", op}};
 }
 
+void add_from(nlohmann::json& agent, const std::optional<std::pair<std::int64_t, std::int64_t>>& from) {
+  if (from) agent["from"] = nlohmann::json{{"stdout", from->first}, {"stderr", from->second}};
+}
+
 std::string joined(const std::vector<std::string>& argv) {
   std::string text;
   for (const auto& arg : argv) text += (text.empty() ? "" : " ") + arg;
@@ -145,9 +149,7 @@ nlohmann::json agent_read_request(const sdk::ProcessReadRequest& request) {
   agent["process_id"] = request.process_id;
   agent["wait_ms"] = request.wait_ms;
   agent["max_bytes"] = request.max_bytes;
-  if (request.from) {
-    agent["from"] = nlohmann::json{{"stdout", request.from->first}, {"stderr", request.from->second}};
-  }
+  add_from(agent, request.from);
   return agent;
 }
 
@@ -158,6 +160,7 @@ nlohmann::json agent_write_request(const sdk::ProcessWriteRequest& request) {
   agent["close_stdin"] = request.close_stdin;
   agent["wait_ms"] = request.wait_ms;
   agent["max_bytes"] = request.max_bytes;
+  add_from(agent, request.from);
   return agent;
 }
 
@@ -165,6 +168,7 @@ nlohmann::json agent_kill_request(const sdk::ProcessKillRequest& request) {
   nlohmann::json agent = base_request("kill");
   agent["process_id"] = request.process_id;
   agent["signal"] = request.signal;
+  add_from(agent, request.from);
   return agent;
 }
 

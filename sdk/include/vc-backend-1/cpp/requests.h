@@ -199,6 +199,10 @@ struct CreateRequest {
   // ABI 1.1: an existing computer of this backend with that id is adopted as attach would,
   // instead of answering VC_E_ALREADY_EXISTS. Absent means false.
   bool adopt_existing = false;
+  // ABI 1.3: host folders to mount into the computer, as the request gave them (an array of
+  // {"host_path","computer_path","read_only"?}); the backend checks the entries. Absent: none
+  // beyond the backend's own.
+  std::optional<nlohmann::json> mounts;
 
   static CreateRequest parse(const nlohmann::json& doc) {
     using namespace request_fields;
@@ -220,6 +224,10 @@ struct CreateRequest {
       auto adopt = boolean(doc, "adopt_existing");
       if (!adopt) throw InvalidRequest("adopt_existing must be a boolean");
       parsed.adopt_existing = *adopt;
+    }
+    if (present(doc, "mounts")) {
+      if (!doc["mounts"].is_array()) throw InvalidRequest("mounts must be an array");
+      parsed.mounts = doc["mounts"];
     }
 
     auto resources = doc.find("resources");
@@ -420,6 +428,16 @@ inline std::string valid_process_id(const nlohmann::json& doc) {
   return id->get<std::string>();
 }
 
+// "from": {"stdout": N, "stderr": N} (read, write and kill): offsets to take output from
+// without moving the read position; nullopt when absent.
+inline std::optional<std::pair<std::int64_t, std::int64_t>> output_from(const nlohmann::json& doc) {
+  if (!present(doc, "from")) return std::nullopt;
+  const auto& from = doc["from"];
+  constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
+  if (!from.is_object()) throw InvalidRequest("from must be an object");
+  return std::make_pair(integer_in(from, "stdout", 0, kMax, 0), integer_in(from, "stderr", 0, kMax, 0));
+}
+
 // wait_ms and max_bytes, shared by start, read and write.
 inline std::pair<std::int64_t, std::int64_t> process_wait(const nlohmann::json& doc) {
   return {integer_in(doc, "wait_ms", 0, kProcessMaxWaitMs, 1000),
@@ -534,18 +552,13 @@ struct ProcessReadRequest {
     parsed.computer_id = valid_computer_id(doc);
     parsed.process_id = valid_process_id(doc);
     std::tie(parsed.wait_ms, parsed.max_bytes) = process_wait(doc);
-    if (present(doc, "from")) {
-      const auto& from = doc["from"];
-      constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
-      if (!from.is_object()) throw InvalidRequest("from must be an object");
-      parsed.from = std::make_pair(integer_in(from, "stdout", 0, kMax, 0),
-                                   integer_in(from, "stderr", 0, kMax, 0));
-    }
+    parsed.from = output_from(doc);
     return parsed;
   }
 };
 
-// write_process: {"computer_id","process_id","input","close_stdin"?,"wait_ms"?,"max_bytes"?}
+// write_process: {"computer_id","process_id","input","close_stdin"?,"wait_ms"?,"max_bytes"?,
+//                 "from"?}
 struct ProcessWriteRequest {
   std::string computer_id;
   std::string process_id;
@@ -553,6 +566,8 @@ struct ProcessWriteRequest {
   bool close_stdin = false;
   std::int64_t wait_ms = 1000;
   std::int64_t max_bytes = kProcessDefaultMaxBytes;
+  // The output that follows taken from these offsets, the read position left where it is.
+  std::optional<std::pair<std::int64_t, std::int64_t>> from;
 
   static ProcessWriteRequest parse(const nlohmann::json& doc) {
     using namespace request_fields;
@@ -572,15 +587,18 @@ struct ProcessWriteRequest {
       parsed.close_stdin = doc["close_stdin"].get<bool>();
     }
     std::tie(parsed.wait_ms, parsed.max_bytes) = process_wait(doc);
+    parsed.from = output_from(doc);
     return parsed;
   }
 };
 
-// kill_process: {"computer_id","process_id","signal"?} (default "TERM")
+// kill_process: {"computer_id","process_id","signal"?,"from"?} (default "TERM")
 struct ProcessKillRequest {
   std::string computer_id;
   std::string process_id;
   std::string signal = "TERM";
+  // The last output taken from these offsets, the read position left where it is.
+  std::optional<std::pair<std::int64_t, std::int64_t>> from;
 
   static ProcessKillRequest parse(const nlohmann::json& doc) {
     using namespace request_fields;
@@ -595,6 +613,7 @@ struct ProcessKillRequest {
       }
       parsed.signal = signal.get<std::string>();
     }
+    parsed.from = request_fields::output_from(doc);
     return parsed;
   }
 };

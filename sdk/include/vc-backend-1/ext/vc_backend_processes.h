@@ -21,10 +21,12 @@
  *                   offsets in "from", without moving the read position), as soon as there is
  *                   some, or once the process ended, or after wait_ms.
  *   write_process   {"computer_id", "process_id", "input", "close_stdin", "wait_ms",
- *                    "max_bytes"} -> {"process", "output"}: the input queued for the process's
- *                   stdin (its terminal, for a pty), then the output that follows, as read.
- *   kill_process    {"computer_id", "process_id", "signal"} -> {"process", "output"}: the
- *                   signal sent to the process's group ("TERM" escalates to "KILL" after 2 s).
+ *                    "max_bytes", "from"?} -> {"process", "output"}: the input queued for the
+ *                   process's stdin (its terminal, for a pty), then the output that follows,
+ *                   as read takes it.
+ *   kill_process    {"computer_id", "process_id", "signal", "from"?} -> {"process", "output"}:
+ *                   the signal sent to the process's group ("TERM" escalates to "KILL" after
+ *                   2 s), and its last output, as read takes it.
  *   list_processes  {"computer_id"} -> {"computer_id", "processes": [process_info...]}, oldest
  *                   first.
  *
