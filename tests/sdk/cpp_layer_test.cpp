@@ -460,6 +460,24 @@ TEST(OpRegistry, CloseSilencesTheHost) {
   EXPECT_EQ(op.completions(), 0);
 }
 
+TEST(Requests, CreateCarriesItsOptionalMountsForTheBackendToCheck) {
+  json create = {{"computer_id", "box"}, {"temporary", false}, {"network_access", true},
+                 {"desktop_environment", false}, {"workspace_directory", "/workspace"},
+                 {"shell", "/bin/bash"}};
+  EXPECT_FALSE(sdk::CreateRequest::parse(create).mounts);
+  create["mounts"] = json::array({{{"host_path", "/srv/p"}, {"computer_path", "/workspace/p"}}});
+  auto parsed = sdk::CreateRequest::parse(create);
+  ASSERT_TRUE(parsed.mounts);
+  EXPECT_EQ((*parsed.mounts)[0]["host_path"], "/srv/p");
+  create["mounts"] = "/srv/p:/workspace/p";
+  try {
+    sdk::CreateRequest::parse(create);
+    FAIL() << "a mounts string was accepted";
+  } catch (const sdk::InvalidRequest& invalid) {
+    EXPECT_STREQ(invalid.what(), "mounts must be an array");
+  }
+}
+
 TEST(Requests, CreateChecksItsFieldsInSchemaOrder) {
   json create = {{"computer_id", "box"}, {"temporary", false}, {"network_access", true},
                  {"desktop_environment", false}, {"workspace_directory", "/workspace"},

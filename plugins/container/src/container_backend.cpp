@@ -248,11 +248,24 @@ vc_status ContainerBackend::create_computer(sdk::CreateRequest request, const vc
   create.spec.overrides = ctx_->options.create_overrides;
   create.spec.mounts = ctx_->options.mounts;
   create.spec.mount_owner = ctx_->options.mount_owner;
+  // The request's own mounts (ABI 1.3) come on top of --mount; a bad entry refuses the create.
+  std::string refused_mounts;
+  if (request.mounts) {
+    auto asked = parse_mount_list(*request.mounts, refused_mounts);
+    if (asked) {
+      create.spec.mounts.insert(create.spec.mounts.end(), asked->begin(), asked->end());
+      refused_mounts = check_computer_paths(create.spec.mounts);
+    }
+  }
   create.network_access = request.network_access;
   create.shell = request.shell;
   create.adopt_existing = request.adopt_existing;
-  return run_in_lifecycle_lane(op, request.computer_id, [this, create](FlowScope scope, Record record,
-                                                                       Callback<nlohmann::json> done) {
+  return run_in_lifecycle_lane(op, request.computer_id, [this, create, refused_mounts](
+                                                           FlowScope scope, Record record,
+                                                           Callback<nlohmann::json> done) {
+    if (!refused_mounts.empty()) {
+      return done(OpFailure{VC_E_INVALID_ARGUMENT, refused_mounts, nullptr});
+    }
     run_create(*ctx_, std::move(scope), std::move(record), create, std::move(done));
   });
 }
@@ -365,6 +378,21 @@ vc_status ContainerBackend::exec(sdk::ExecRequest request, std::string_view stdi
 }
 
 void ContainerBackend::hand_over_mount_files(const Record& record, std::function<void()> then) {
+  if (!record->mounts_known && !ctx_->shutting_down) {
+    // A command of a computer this process never attached (the operator's `computers exec`):
+    // its mounts are read from its labels once.
+    return inspect_container(
+        *ctx_, nullptr, container_name(record->computer_id),
+        [this, record, then = std::move(then)](Expected<std::optional<nlohmann::json>> r) mutable {
+          // Not readable now (the computer is gone or the engine away): the next command tries.
+          if (!r.ok() || !r.value()) return then();
+          record->mounts = mounts_from_label(label_of(*r.value(), labels::kMounts, ""));
+          record->mount_owner = parse_mount_owner(label_of(*r.value(), labels::kMountOwner, ""))
+                                    .value_or(ctx_->options.mount_owner);
+          record->mounts_known = true;
+          hand_over_mount_files(record, std::move(then));
+        });
+  }
   auto argv = owner_fixup_argv(record->mounts, record->mount_owner);
   if (argv.empty() || ctx_->shutting_down) return then();
   HelperExecRequest fixup;

@@ -80,6 +80,7 @@ class ComputerRecord : public std::enable_shared_from_this<ComputerRecord> {
   // said at the last create or attach (the commands hand root's files over after each run).
   std::vector<HostMount> mounts;
   MountOwner mount_owner;
+  bool mounts_known = false;  // set with them; a command before any attach reads the labels
   // The open line to the computer's desktop agent, made at the first desktop action.
   std::shared_ptr<agent_channel::DesktopChannel> desktop_channel;
   // The open line to the computer's exec agent, made at the first command (--exec-agent).

@@ -163,6 +163,7 @@ class BringUp : public std::enable_shared_from_this<BringUp> {
     record_->mounts = mounts_from_label(label_of(container_, labels::kMounts, ""));
     record_->mount_owner = parse_mount_owner(label_of(container_, labels::kMountOwner, ""))
                                .value_or(ctx_.options.mount_owner);
+    record_->mounts_known = true;
     if (!desktop_capable_ && desktop_environment_.value_or(false)) {
       return done_(desktop_refused(ctx_, record_->computer_id));
     }

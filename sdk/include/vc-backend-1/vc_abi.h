@@ -40,8 +40,8 @@
  *   1.1  vc_op.id; the create request's "adopt_existing"; an op function answering an error
  *        is deprecated (accept the op and complete it at once with a message instead).
  *   1.2  the checkpoints extension (ext/vc_backend_checkpoints.h).
- *   1.3  the processes extension (ext/vc_backend_processes.h); computer info's optional
- *        "mounts" (host folders mounted into the computer). */
+ *   1.3  the processes extension (ext/vc_backend_processes.h); the create request's and
+ *        computer info's optional "mounts" (host folders mounted into the computer). */
 #define VC_ABI_MAJOR 1u
 #define VC_ABI_MINOR 3u
 
