@@ -1,6 +1,9 @@
 // command_line.cpp — see command_line.h.
 #include "cli/command_line.h"
 
+#include <sys/stat.h>
+
+#include <climits>
 #include <cstdlib>
 #include <ostream>
 #include <string_view>
@@ -33,6 +36,7 @@ struct HostOptionValues {
   std::string auth_token;
   bool allow_unauthenticated_http = false;
   bool lifecycle_tools = false;
+  std::string mount_root;
   bool no_checkpoint_tools = false;
   bool no_process_tools = false;
   std::string shell = ServerConfig().shell;
@@ -121,6 +125,11 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
                "let the checkpoint tools name a computer (off by default: the model gets one "
                "computer)")
       ->group(group);
+  app.add_option("--mount-root", v.mount_root,
+                 "Folder whose subfolders computer_create (--lifecycle-tools) may mount into "
+                 "the computers it makes; without it the model can mount nothing "
+                 "(docs/mounts.md)")
+      ->group(group);
   app.add_flag("--no-checkpoint-tools", v.no_checkpoint_tools,
                "Do not offer checkpoint_create, checkpoint_list, checkpoint_restore and "
                "checkpoint_delete (offered by default when the backend keeps checkpoints)")
@@ -148,7 +157,7 @@ HostOptions add_core_options(CLI::App& app, HostOptionValues& v, HostOptions han
 void add_computers_command(CLI::App& app, HostOptions& handles, ComputersCommand& values) {
   CLI::App* computers = app.add_subcommand(
       "computers",
-      "Manage this backend's computers: list, prepare, restart, reset, delete, exec, and their "
+      "Manage this backend's computers: list, prepare, create, restart, reset, delete, exec, and their "
       "checkpoints: checkpoint, checkpoints, restore, fork, checkpoint-delete");
   computers->fallthrough();
   computers->require_subcommand(1);
@@ -177,6 +186,11 @@ void add_computers_command(CLI::App& app, HostOptions& handles, ComputersCommand
          "Make the image of new computers ready now (builds the bundled desktop image when "
          "it is missing or out of date), so that the first computer starts at once",
          ComputersAction::prepare);
+  action("create",
+         "Create and start a computer with this command line's settings and backend options, "
+         "e.g. create ID --mount /home/me/project:/workspace/project[:ro] (repeatable; "
+         "docs/mounts.md)",
+         ComputersAction::create);
   action("restart", "Restart a computer; its files are kept", ComputersAction::restart);
   action("reset", "Factory-reset a computer: fresh files, same id and settings",
          ComputersAction::reset);
@@ -346,6 +360,17 @@ ParseOutcome build_serve_config(const HostOptionValues& v, const HostOptions& ha
   config.task_id_prefix = v.task_id_prefix;
   config.sse_keepalive_s = v.sse_keepalive;
   config.lifecycle_tools = v.lifecycle_tools;
+  if (!v.mount_root.empty()) {
+    char resolved[PATH_MAX];
+    struct stat info {};
+    if (v.mount_root.front() != '/' || ::realpath(v.mount_root.c_str(), resolved) == nullptr ||
+        ::stat(resolved, &info) != 0 || !S_ISDIR(info.st_mode)) {
+      return {std::nullopt,
+              report_config_error(err, "--mount-root must be an existing folder given as an "
+                                       "absolute path; got '" + v.mount_root + "'.")};
+    }
+    config.mount_root = resolved;
+  }
   config.checkpoint_tools = !v.no_checkpoint_tools;
   config.process_tools = !v.no_process_tools;
   config.shell = v.shell;

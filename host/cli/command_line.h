@@ -44,6 +44,7 @@ enum class Command { serve, list_plugins, computers };
 enum class ComputersAction {
   list,
   prepare,
+  create,             // `create ID`: a new computer (with the backend's options, e.g. --mount)
   restart,
   reset,
   remove,

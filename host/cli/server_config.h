@@ -33,6 +33,9 @@ struct ServerConfig {
   std::optional<std::string> auth_token;
   bool allow_unauthenticated_http = false;
   bool lifecycle_tools = false;  // --lifecycle-tools: the computer_* management tools
+  // --mount-root: the real path of the folder inside which computer_create (--lifecycle-tools)
+  // may mount host folders; empty: it may mount none (docs/mounts.md).
+  std::string mount_root;
   // The checkpoint_* tools, offered when the backend keeps checkpoints;
   // --no-checkpoint-tools turns them off.
   bool checkpoint_tools = true;

@@ -328,8 +328,10 @@ CancelHandle ComputerLifecycle::create(CreateSpec spec, ProgressFn progress, Inf
     settings.computer_id = spec.computer_id;
     settings.network_access = spec.network_access;
     settings.desktop_environment = spec.desktop_environment;
+    Json request = create_request(settings);
+    if (spec.mounts.is_array() && !spec.mounts.empty()) request["mounts"] = spec.mounts;
     chain->run(
-        backend_proxy::Operation::create, create_request(settings),
+        backend_proxy::Operation::create, std::move(request),
         [shared_done, id = spec.computer_id](Expected<Json> r) { (*shared_done)(info_for(r, id)); },
         with_progress);
   };

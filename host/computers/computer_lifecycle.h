@@ -33,6 +33,8 @@ struct CreateSpec {
   std::string computer_id;  // slug-validated by the caller
   bool network_access = true;
   bool desktop_environment = false;
+  // The create request's "mounts" (ABI 1.3), already checked by the caller; empty: none.
+  Json mounts = Json::array();
 };
 
 // What switch_server_computer() turns on or off.

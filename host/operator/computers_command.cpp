@@ -126,6 +126,25 @@ class OperatorRun {
                                        "The image of new computers is ready (" +
                                            action.value() + ").\n"));
             });
+      case ComputersAction::create: {
+        computers::CreateSpec spec;
+        spec.computer_id = id;
+        spec.network_access = config_.network_access;
+        spec.desktop_environment = config_.desktop_environment;
+        return lifecycle_->create(
+            spec, show_progress, [this](Expected<ComputerInfo> done) {
+              if (!done) return finish(failed(done.error()));
+              Json report = computers::computer_changed_report(done.value());
+              std::string text = "Created computer '" + done.value().computer_id +
+                                 "' (sandbox " + done.value().sandbox_id + ").\n";
+              if (!done.value().mounts.empty()) report["mounts"] = done.value().mounts_json();
+              for (const auto& mount : done.value().mounts) {
+                text += "  " + mount.host_path + " mounted at " + mount.computer_path +
+                        (mount.read_only ? " (read-only)\n" : "\n");
+              }
+              finish(reporter_.succeed(std::move(report), text));
+            });
+      }
       case ComputersAction::restart:
         return lifecycle_->restart(id, [this](Expected<ComputerInfo> done) {
           if (!done) return finish(failed(done.error()));

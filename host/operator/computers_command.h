@@ -1,4 +1,4 @@
-// computers_command.h — `mcp-virtual-computer computers list|prepare|restart|reset|delete|exec`
+// computers_command.h — `mcp-virtual-computer computers list|prepare|create|restart|reset|delete|exec`
 // and the checkpoint actions `checkpoint|checkpoints|restore|fork|checkpoint-delete`: the
 // operator's command line, on the same binary, plugins and options as the server.
 //

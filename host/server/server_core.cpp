@@ -73,7 +73,7 @@ bool ServerCore::start(std::shared_ptr<plugins::PluginModule> module) {
   lifecycle_ = make_lifecycle(backend_, config_, registry_.get());
   tools_ = tools::make_tool_catalog({config_.lifecycle_tools, registry_.get(), lifecycle_.get(),
                                      description.value(), config_.checkpoint_tools,
-                                     config_.process_tools});
+                                     config_.process_tools, config_.mount_root});
   catalog_ = add_extension_parts(loop_, extension_, tools_);
   desktop_tool_set_ = add_desktop_parts(config_, *registry_, tools_, catalog_);
   activity_ = std::make_unique<mcp::ActivityFeed>(loop_);

@@ -9,6 +9,7 @@
 #include "computers/computer_lifecycle.h"
 #include "computers/lifecycle_reports.h"
 #include "tools/confirmation.h"
+#include "tools/mount_request.h"
 #include "tools/tool_call_support.h"
 #include "tools/tool_schema.h"
 
@@ -28,6 +29,14 @@ Json computer_outcome_schema() {
                              {"computer_id", typed("string", "The computer's name.")},
                              {"sandbox_id", typed("string", "The engine's id for it.")},
                              {"temporary", typed("boolean", "Always false here.")}});
+}
+
+// computer_create's outcome: the computer outcome, and the mounts when it has some.
+Json created_outcome_schema() {
+  Json schema = computer_outcome_schema();
+  schema["properties"]["mounts"] =
+      typed("array", "Host folders mounted into it ({host_path, computer_path, read_only}).");
+  return schema;
 }
 
 // A fresh name for a computer created without one: computer-<8 hex digits>.
@@ -84,7 +93,7 @@ class ComputerListTool final : public LifecycleTool {
 
 class ComputerCreateTool final : public LifecycleTool {
  public:
-  ComputerCreateTool(ComputerLifecycle& lifecycle, bool network_access)
+  ComputerCreateTool(ComputerLifecycle& lifecycle, bool network_access, std::string mount_root)
       : LifecycleTool(
             lifecycle, "computer_create",
             "Create and start a new persistent computer. Fails if the id is taken.",
@@ -97,10 +106,12 @@ class ComputerCreateTool final : public LifecycleTool {
                                     "Must be false: computers made here are persistent.", false)},
                      {"network_access",
                       bool_property("Network Access", "Whether the computer may use the network.",
-                                    network_access)}},
+                                    network_access)},
+                     {"mounts", mounts_property(mount_root)}},
                 {}),
-            computer_outcome_schema(), tool_annotations(false, false, false)),
-        network_access_(network_access) {
+            created_outcome_schema(), tool_annotations(false, false, false)),
+        network_access_(network_access),
+        mount_root_(std::move(mount_root)) {
     definition_.task_support = mcp::TaskSupport::optional;
   }
 
@@ -114,6 +125,12 @@ class ComputerCreateTool final : public LifecycleTool {
                            ? arguments.at("computer_id").get<std::string>()
                            : generated_computer_id();
     spec.network_access = arguments.value("network_access", network_access_);
+    if (arguments.contains("mounts")) {
+      auto mounts = mounts_under_root(arguments.at("mounts"), mount_root_);
+      if (!mounts) return call->finish(error_payload(mounts.error().message));
+      spec.mounts = std::move(mounts.value());
+    }
+    const bool asked_for_mounts = !spec.mounts.empty();
     // Seconds at best, minutes when the image must be built first.
     call->become_task("Creating computer " + spec.computer_id);
     auto running = lifecycle_.create(
@@ -121,16 +138,42 @@ class ComputerCreateTool final : public LifecycleTool {
         [call](double progress, std::optional<double> total, const std::string& message) {
           call->report_progress(progress, total, message);
         },
-        [call](Expected<ComputerInfo> created) {
+        [call, asked_for_mounts](Expected<ComputerInfo> created) {
           if (!created) return call->finish(error_payload(created.error().message));
-          call->finish(mcp::ToolResult::from_payload(
-              computers::computer_changed_report(created.value()), false));
+          if (asked_for_mounts && created.value().mounts.empty()) {
+            return call->finish(error_payload(
+                "Computer '" + created.value().computer_id +
+                "' was created, but its backend does not mount host folders: none of the "
+                "mounts were made."));
+          }
+          Json report = computers::computer_changed_report(created.value());
+          if (!created.value().mounts.empty()) report["mounts"] = created.value().mounts_json();
+          call->finish(mcp::ToolResult::from_payload(std::move(report), false));
         });
     cancel_with(call, running);
   }
 
  private:
+  // The "mounts" argument's schema; its description says where the folders may come from.
+  static Json mounts_property(const std::string& mount_root) {
+    const std::string where =
+        mount_root.empty() ? std::string("This server allows no mounts (no --mount-root).")
+                           : "Only folders inside " + mount_root + " may be mounted.";
+    return Json{
+        {"type", "array"},
+        {"title", "Mounts"},
+        {"description", "Host folders to mount into the new computer. " + where},
+        {"items",
+         Json{{"type", "object"},
+              {"properties",
+               Json{{"host_path", typed("string", "Absolute path of the folder on the host.")},
+                    {"computer_path", typed("string", "Absolute path where it appears in the computer.")},
+                    {"read_only", typed("boolean", "True: the computer can only read it.")}}},
+              {"required", Json::array({"host_path", "computer_path"})}}}};
+  }
+
   bool network_access_;
+  std::string mount_root_;
 };
 
 // computer_restart and computer_factory_reset.
@@ -270,7 +313,8 @@ std::vector<std::unique_ptr<mcp::Tool>> make_lifecycle_tools(const CatalogContex
   ComputerLifecycle& lifecycle = *context.lifecycle;
   std::vector<std::unique_ptr<mcp::Tool>> tools;
   tools.push_back(std::make_unique<ComputerListTool>(lifecycle));
-  tools.push_back(std::make_unique<ComputerCreateTool>(lifecycle, context.registry->settings().network_access));
+  tools.push_back(std::make_unique<ComputerCreateTool>(
+      lifecycle, context.registry->settings().network_access, context.mount_root));
   tools.push_back(std::make_unique<ComputerChangeTool>(
       lifecycle, "computer_restart", "Restart a computer. Its files are kept.",
       "Name of the computer to restart.", ComputerChangeTool::Change::restart));
