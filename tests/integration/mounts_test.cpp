@@ -282,6 +282,111 @@ TEST_P(MountsTest, AHostFolderDeletedUnderTheComputerGivesAnErrorOnUseNotADeadCo
   EXPECT_FALSE(fs::exists(project)) << "the deleted host folder was made again";
 }
 
+TEST_P(MountsTest, TheOperatorCreatesAComputerWithAMountFromTheCommandLine) {
+  const fs::path project = host_folder("project");
+  const std::string id = another_computer_id();
+  auto computers = [&](const std::vector<std::string>& arguments) {
+    std::vector<std::string> argv{VC_HOST_BINARY};
+    for (const auto& arg : host_args()) argv.push_back(arg);
+    argv.emplace_back("computers");
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    return test::run_command(argv, 180s, "", host_environment_for());
+  };
+  const auto created = computers({"create", id, "--mount", project.string() + ":/workspace/p",
+                                  "--mount", project.string() + ":/mnt/p-ro:ro",
+                                  "--mount-owner", "4242:4242"});
+  ASSERT_TRUE(created.ok()) << created.err;
+  EXPECT_NE(created.out.find("Created computer '" + id + "'"), std::string::npos) << created.out;
+  EXPECT_NE(created.out.find(fs::canonical(project).string() + " mounted at /mnt/p-ro (read-only)"),
+            std::string::npos)
+      << created.out;
+
+  // The mount is the computer's own: a later command line without --mount still has it.
+  const auto wrote = computers({"exec", id, "--", "sh", "-c", "echo from-cli > /workspace/p/cli.txt"});
+  ASSERT_TRUE(wrote.ok()) << wrote.err;
+  EXPECT_EQ(read_host_file(project / "cli.txt"), "from-cli\n");
+  expect_owned_by_owner(project / "cli.txt");
+  const auto refused = computers({"exec", id, "--", "sh", "-c", "touch /mnt/p-ro/x"});
+  EXPECT_NE(refused.err.find("Read-only file system"), std::string::npos) << refused.err;
+
+  const auto listed = computers({"--json", "list"});
+  ASSERT_TRUE(listed.ok()) << listed.err;
+  const Json listing = Json::parse(listed.out, nullptr, false);
+  bool found = false;
+  for (const auto& computer : listing.value("computers", Json::array())) {
+    if (computer.value("computer_id", "") != id) continue;
+    found = true;
+    ASSERT_EQ(computer.value("mounts", Json::array()).size(), 2u) << computer.dump();
+    EXPECT_EQ(computer["mounts"][1]["computer_path"], "/mnt/p-ro");
+    EXPECT_EQ(computer["mounts"][1]["read_only"], true);
+  }
+  EXPECT_TRUE(found) << listed.out;
+
+  // A bad entry is refused before anything is made.
+  const std::string other = another_computer_id();
+  const auto bad = computers({"create", other, "--mount", "/etc:/workspace/etc"});
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.err.find("is a system folder of the host"), std::string::npos) << bad.err;
+  EXPECT_FALSE(engine().inspect_container(container_name_for(other)).has_value());
+}
+
+TEST_P(MountsTest, ComputerCreateMountsOnlyInsideTheOperatorsMountRoot) {
+  const fs::path root = host_folder("allowed");
+  const fs::path project = host_folder("allowed/project");
+  const fs::path outside = host_folder("outside");
+  HostOptions options;
+  options.extra_args = {"--lifecycle-tools", "--mount-root", root.string(), "--mount-owner",
+                        "4242:4242"};
+  host_ = start_host(options);
+
+  const std::string id = another_computer_id();
+  const Json created =
+      ok("computer_create",
+         {{"computer_id", id},
+          {"mounts", Json::array({Json{{"host_path", project.string()},
+                                       {"computer_path", "/workspace/project"}}})}});
+  ASSERT_EQ(created.value("mounts", Json::array()).size(), 1u) << created.dump();
+  EXPECT_EQ(created["mounts"][0]["host_path"], fs::canonical(project).string());
+  const auto wrote = engine().run_cli(
+      {"exec", container_name_for(id), "sh", "-c", "echo made > /workspace/project/made.txt"});
+  ASSERT_TRUE(wrote.ok()) << wrote.err;
+  EXPECT_EQ(read_host_file(project / "made.txt"), "made\n");
+
+  // Outside the root, through a symbolic link out of it, the host's / or its ~/.ssh: refused.
+  fs::create_directory_symlink(outside, root / "escape");
+  const std::vector<std::string> refused_paths = {outside.string(), (root / "escape").string(),
+                                                  "/", "/root/.ssh", "/etc"};
+  for (const auto& host_path : refused_paths) {
+    const std::string other = another_computer_id();
+    const std::string why =
+        fails("computer_create",
+              {{"computer_id", other},
+               {"mounts", Json::array({Json{{"host_path", host_path},
+                                            {"computer_path", "/workspace/x"}}})}});
+    const bool outside_root = why.find("only folders inside " + fs::canonical(root).string() +
+                                       " (this server's --mount-root) can be mounted") !=
+                              std::string::npos;
+    const bool missing = why.find("does not exist") != std::string::npos;
+    EXPECT_TRUE(outside_root || missing) << host_path << ": " << why;
+    EXPECT_NE(why.find("Mount of " + host_path), std::string::npos) << why;
+    EXPECT_FALSE(engine().inspect_container(container_name_for(other)).has_value()) << host_path;
+  }
+  close_host(host_);
+
+  // Without --mount-root, computer_create mounts nothing.
+  HostOptions no_root;
+  no_root.extra_args = {"--lifecycle-tools"};
+  host_ = start_host(no_root);
+  const std::string other = another_computer_id();
+  const std::string why = fails(
+      "computer_create",
+      {{"computer_id", other},
+       {"mounts",
+        Json::array({Json{{"host_path", project.string()}, {"computer_path", "/workspace/p"}}})}});
+  EXPECT_NE(why.find("started without --mount-root"), std::string::npos) << why;
+  EXPECT_FALSE(engine().inspect_container(container_name_for(other)).has_value());
+}
+
 VC_INSTANTIATE_FOR_ENGINES(MountsTest);
 
 }  // namespace
