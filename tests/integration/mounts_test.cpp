@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <iostream>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -30,6 +32,26 @@ std::string read_host_file(const fs::path& path) {
   std::stringstream content;
   content << in.rdbuf();
   return content.str();
+}
+
+// A look_at_screen image's base64 data, decoded.
+std::string decode_screenshot(const std::string& text) {
+  static const std::string kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  unsigned buffer = 0;
+  int bits = 0;
+  for (char c : text) {
+    const auto value = kAlphabet.find(c);
+    if (value == std::string::npos) continue;  // '=' padding, line breaks
+    buffer = (buffer << 6) | static_cast<unsigned>(value);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((buffer >> bits) & 0xFFu));
+    }
+  }
+  return out;
 }
 
 class MountsTest : public EngineTest {
@@ -385,6 +407,55 @@ TEST_P(MountsTest, ComputerCreateMountsOnlyInsideTheOperatorsMountRoot) {
         Json::array({Json{{"host_path", project.string()}, {"computer_path", "/workspace/p"}}})}});
   EXPECT_NE(why.find("started without --mount-root"), std::string::npos) << why;
   EXPECT_FALSE(engine().inspect_container(container_name_for(other)).has_value());
+}
+
+// The desktop's file manager shows the mount: Thunar opened on it (through the launch tool), its
+// window found by title, and a screenshot through look_at_screen kept as an artifact
+// ($VC_ARTIFACT_DIR, else the test's scratch folder) for a person to look at.
+TEST_P(MountsTest, TheDesktopsFileManagerShowsTheMount) {
+  if (!engine().image_present(kDesktopImage)) {
+    GTEST_SKIP() << "the " << engine().name << " engine has no " << kDesktopImage
+                 << " (`computers prepare` makes it)";
+  }
+  const fs::path project = host_folder("project");
+  fs::create_directories(project / "src");
+  {
+    std::ofstream(project / "README-from-host.md") << "# my project\n";
+  }
+  HostOptions options;
+  options.image = kDesktopImage;
+  options.environment = {{"DESKTOP_ENVIRONMENT", "true"}};
+  options.extra_args = {"--mount", project.string() + ":/workspace/project"};
+  host_ = start_host(options);
+  ok("write_file", {{"path", "/workspace/project/written-by-agent.txt"}, {"content", "hello\n"}});
+
+  const Json launched = ok("launch", {{"target", "thunar /workspace/project"}});
+  ASSERT_TRUE(launched.contains("window") && launched["window"].is_object()) << launched.dump();
+  EXPECT_NE(launched["window"].value("title", "").find("project"), std::string::npos)
+      << launched.dump();
+  host_->call_tool("wait_for_screen", {{"until", "stable"}, {"stable_ms", 700}}, 60s);
+
+  const Json shot = host_->call_tool("look_at_screen", Json::object(), 120s);
+  ASSERT_FALSE(test::McpClient::is_error(shot)) << shot.dump().substr(0, 800);
+  std::string png;
+  for (const auto& item : shot.value("content", Json::array())) {
+    if (item.value("type", "") == "image") png = decode_screenshot(item.value("data", ""));
+  }
+  ASSERT_GT(png.size(), 1000u) << "no screenshot in " << shot.dump().substr(0, 800);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+  const char* artifacts = std::getenv("VC_ARTIFACT_DIR");
+  const fs::path folder = artifacts != nullptr ? fs::path(artifacts) : folders_.path();
+  fs::create_directories(folder);
+  const fs::path file = folder / ("thunar-mount-" + engine().name + ".png");
+  std::ofstream(file, std::ios::binary) << png;
+  std::cout << "screenshot of Thunar on the mount: " << file.string() << std::endl;
+
+  const Json windows = ok("list_windows", Json::object());
+  bool thunar_on_mount = false;
+  for (const auto& window : windows.value("windows", Json::array())) {
+    if (window.value("title", "").find("project") != std::string::npos) thunar_on_mount = true;
+  }
+  EXPECT_TRUE(thunar_on_mount) << windows.dump();
 }
 
 VC_INSTANTIATE_FOR_ENGINES(MountsTest);
