@@ -218,6 +218,28 @@ TEST_P(MountsTest, RestartAndFactoryResetKeepTheMountsAndNeverTouchTheHostFolder
   expect_owned_by_owner(project / "after-reset.txt");
 }
 
+// A checkpoint holds the computer's own files, never the host folder: a restore brings those
+// back, and makes its container with the same mount, which shows the host folder as it is now.
+TEST_P(MountsTest, ACheckpointRestoreKeepsTheMountAndLeavesTheHostFolderAsItIs) {
+  const fs::path project = host_folder("project");
+  start({project.string() + ":/workspace/project"});
+  ok("write_file", {{"path", "/workspace/project/before.txt"}, {"content", "before\n"}});
+  ok("write_file", {{"path", "/workspace/own.txt"}, {"content", "own\n"}});
+  ok("checkpoint_create", {{"name", "with-mount"}});
+  ok("write_file", {{"path", "/workspace/project/after.txt"}, {"content", "after\n"}});
+  ok("write_file", {{"path", "/workspace/own.txt"}, {"content", "changed\n"}});
+
+  ok("checkpoint_restore", {{"name", "with-mount"}});
+  EXPECT_EQ(ok("read_file", {{"path", "/workspace/own.txt"}}).value("content", ""), "own\n");
+  // The host folder is untouched by the restore, and mounted again.
+  EXPECT_EQ(read_host_file(project / "after.txt"), "after\n");
+  EXPECT_EQ(ok("read_file", {{"path", "/workspace/project/after.txt"}}).value("content", ""),
+            "after\n");
+  EXPECT_EQ(ok("computer_ui", Json::object()).value("mounts", Json::array()).size(), 1u);
+  ok("write_file", {{"path", "/workspace/project/restored.txt"}, {"content", "r\n"}});
+  expect_owned_by_owner(project / "restored.txt");
+}
+
 TEST_P(MountsTest, MalformedEntriesAreRefusedWhenTheOptionsAreRead) {
   const fs::path project = host_folder("project");
   const std::vector<std::pair<std::string, std::string>> cases = {
