@@ -1,5 +1,6 @@
 // The files tab: the computer's folders (list_directory) and a viewer for text files
-// (read_file).
+// (read_file), with a shortcut to each host folder mounted in the computer (the "mounts" of
+// computer_ui / runtime_status, docs/mounts.md).
 import type { Payload, ServerLink } from "./link";
 import { ToolFailure } from "./link";
 
@@ -18,6 +19,27 @@ export class FilesPanel {
       void this.open(this.pathInput.value.trim() || "/");
     });
     up.addEventListener("click", () => void this.open(parentOf(this.current)));
+  }
+
+  // The computer's mounts, as computer_ui or runtime_status lists them: one button each, that
+  // opens the mounted folder; hidden when there are none.
+  showMounts(mounts: unknown, holder: HTMLElement): void {
+    holder.replaceChildren();
+    const entries = Array.isArray(mounts) ? mounts : [];
+    const usable = entries.filter((entry): entry is { computer_path: string; host_path?: string; read_only?: boolean } =>
+      typeof entry === "object" && entry !== null && typeof (entry as { computer_path?: unknown }).computer_path === "string");
+    holder.hidden = usable.length === 0;
+    if (usable.length === 0) return;
+    holder.append("Host folders:");
+    for (const mount of usable) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "mount";
+      button.textContent = `${mount.computer_path}${mount.read_only ? " (read-only)" : ""}`;
+      button.title = `${mount.host_path ?? ""} on the host, mounted at ${mount.computer_path}`;
+      button.addEventListener("click", () => void this.open(mount.computer_path));
+      holder.append(button);
+    }
   }
 
   attach(link: ServerLink | null, workspace?: string): void {

@@ -156,6 +156,8 @@ function applyPayload(payload: Payload): void {
                      "network_access", "workspace_directory"]) {
     if (key in payload) status[key] = payload[key];
   }
+  // computer_ui and runtime_status list the host folders mounted in the computer.
+  if ("mounts" in payload) files.showMounts(payload.mounts, $("files-mounts"));
   if (!switching) {
     if (typeof payload.network_access === "boolean") dom.network.checked = payload.network_access;
     if (typeof payload.desktop_environment === "boolean") dom.desktop.checked = payload.desktop_environment;

@@ -21,7 +21,7 @@ struct CatalogContext {
   // The process_* tools, when the backend's computers hold processes; --no-process-tools: off.
   bool process_tools = true;
   // --mount-root (real path): computer_create may mount host folders inside it; empty: none.
-  std::string mount_root;
+  std::string mount_root{};
 };
 
 std::vector<std::unique_ptr<mcp::Tool>> make_tool_catalog(const CatalogContext& context);

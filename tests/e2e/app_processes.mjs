@@ -12,7 +12,7 @@
 // Usage: node app_processes.mjs <host binary> [host arguments...]
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -54,7 +54,12 @@ let agent;
 let error;
 const scratch = mkdtempSync(join(tmpdir(), "vc-app-processes-"));
 try {
-  host = await startHttpHost(command, [...args, "--auth-token", token],
+  // A host folder mounted read-only into the computer: the Files tab offers it.
+  const hostFolder = join(scratch, "from-host");
+  mkdirSync(hostFolder);
+  writeFileSync(join(hostFolder, "made-on-the-host.txt"), "host file\n");
+  host = await startHttpHost(command, [...args, "--auth-token", token,
+                                       "--mount", `${hostFolder}:/mnt/from-host:ro`],
                              { COMPUTER_ID: computerId, DESKTOP_ENVIRONMENT: "true" });
   const { origin } = host;
 
@@ -233,6 +238,15 @@ try {
   expect(await waitFor(async () => (await rows()).find((row) => row.id === printer.process_id)?.text.includes("exit 143"), 10),
          "its row says exit 143 · TERM");
   expect(await page.isHidden("#process-kill"), "an ended process has no Kill button");
+
+  // The Files tab offers the mounted host folder, and opens it.
+  await page.click("#tab-files");
+  expect(await waitFor(async () => (await textOf(page, "#files-mounts")).includes("/mnt/from-host (read-only)"), 15),
+         `the Files tab offers the host folder (${await textOf(page, "#files-mounts")})`);
+  await page.click("#files-mounts button.mount");
+  expect(await waitFor(async () => (await textOf(page, "#files-list")).includes("made-on-the-host.txt"), 15),
+         `opening it lists the host's file (${await textOf(page, "#files-list")})`);
+  await screenshot(page, "processes-files-mount");
 
   const relevant = consoleErrors.filter((text) =>
     !/favicon/.test(text) &&
