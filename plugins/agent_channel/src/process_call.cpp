@@ -96,9 +96,6 @@ class ProcessCall : public std::enable_shared_from_this<ProcessCall> {
     done_(conclude(computer_id_, exec.value(), out_, err_, *ending_, listing_));
   }
 
-  // The session's own ending (the computer's death check) is a second object of the same kind.
-  std::unique_ptr<CommandEnding>& ending() { return ending_; }
-
  private:
   std::string computer_id_;
   std::unique_ptr<CommandEnding> ending_;
@@ -106,24 +103,6 @@ class ProcessCall : public std::enable_shared_from_this<ProcessCall> {
   Callback<nlohmann::json> done_;
   std::string out_;
   std::string err_;
-};
-
-// A CommandEnding that forwards to the call's, so that both the session and the conclusion
-// use the engine's one.
-class SharedEnding : public CommandEnding {
- public:
-  explicit SharedEnding(std::shared_ptr<ProcessCall> call) : call_(std::move(call)) {}
-  void started() override { call_->ending()->started(); }
-  void conclude_failed(std::int64_t exit_code, std::int64_t duration_ms, std::string lost_why,
-                       Callback<nlohmann::json> done) override {
-    call_->ending()->conclude_failed(exit_code, duration_ms, std::move(lost_why), std::move(done));
-  }
-  nlohmann::json error_details(std::string_view reason) override {
-    return call_->ending()->error_details(reason);
-  }
-
- private:
-  std::shared_ptr<ProcessCall> call_;
 };
 
 }  // namespace
@@ -176,7 +155,7 @@ nlohmann::json agent_list_request() { return base_request("list"); }
 
 std::shared_ptr<RunningCommand> run_process_call(ChannelClock& clock, sdk::HostLog log,
                                                  std::shared_ptr<ExecAgentChannel> channel,
-                                                 std::unique_ptr<CommandEnding> ending,
+                                                 const CommandEndingFactory& ending,
                                                  const std::string& computer_id,
                                                  nlohmann::json agent_request,
                                                  Callback<nlohmann::json> done) {
@@ -186,9 +165,9 @@ std::shared_ptr<RunningCommand> run_process_call(ChannelClock& clock, sdk::HostL
   exec.argv = {kExecAgentPathInComputer, "process-call"};
   exec.timeout_ms = agent_request.value("wait_ms", std::int64_t{0}) + kCallSlackMs;
   exec.output_limit = kAnswerLimit;
-  auto call = std::make_shared<ProcessCall>(computer_id, std::move(ending), listing, std::move(done));
+  auto call = std::make_shared<ProcessCall>(computer_id, ending(), listing, std::move(done));
   auto session = std::make_shared<AgentExecSession>(
-      clock, std::move(log), std::move(channel), std::make_unique<SharedEnding>(call),
+      clock, std::move(log), std::move(channel), ending(),
       std::move(exec), std::string("/bin/sh"),
       agent_request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
       [call](vc_stream stream, std::string_view bytes) { return call->take(stream, bytes); },

@@ -33,7 +33,8 @@ void run_process_call(BackendContext& ctx, std::shared_ptr<ComputerRecord> recor
       return done(std::move(failure));
     }
     auto call = agent_channel::run_process_call(ctx.clock, ctx.log, channel,
-                                                command_ending_of(ctx, record), record->computer_id,
+                                                [&ctx, record] { return command_ending_of(ctx, record); },
+                                                record->computer_id,
                                                 std::move(agent_request), std::move(done));
     if (started) started(std::move(call));
   });

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -36,12 +37,16 @@ nlohmann::json agent_write_request(const sdk::ProcessWriteRequest& request);
 nlohmann::json agent_kill_request(const sdk::ProcessKillRequest& request);
 nlohmann::json agent_list_request();
 
+// Makes the engine's CommandEnding for the computer: one for the call's command session (the
+// death check), one for the failures read from the supervisor's answer (their details codes).
+using CommandEndingFactory = std::function<std::unique_ptr<CommandEnding>()>;
+
 // Runs `agent_request` in the computer of `computer_id` through the open `channel`; `done`
 // runs exactly once with the extension's result (list results gain "computer_id"). The
 // returned command is started; cancel() stops the call (not the process it is about).
 std::shared_ptr<RunningCommand> run_process_call(ChannelClock& clock, sdk::HostLog log,
                                                  std::shared_ptr<ExecAgentChannel> channel,
-                                                 std::unique_ptr<CommandEnding> ending,
+                                                 const CommandEndingFactory& ending,
                                                  const std::string& computer_id,
                                                  nlohmann::json agent_request,
                                                  Callback<nlohmann::json> done);
