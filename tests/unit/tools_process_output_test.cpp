@@ -12,41 +12,13 @@
 #include <gtest/gtest.h>
 #include <vc-backend-1/vc_status.h>
 
-#include "computers/computer_lifecycle.h"
-#include "computers/computer_registry.h"
-#include "computers_fake_backend.h"
-#include "tools/tool_catalog.h"
+#include "process_tools_fixture.h"
 
 namespace vc::tools {
 namespace {
 
 using backend_proxy::Operation;
 using test_support::FakeReply;
-
-// A tools/call that keeps what process_output finished with.
-class OutputToolCall : public mcp::ToolCall {
- public:
-  explicit OutputToolCall(Json arguments) : arguments_(std::move(arguments)) {}
-
-  const Json& arguments() const override { return arguments_; }
-  void report_progress(double, std::optional<double>, const std::string&) override {}
-  void log(mcp::LogLevel, const Json&) override {}
-  void on_cancel(std::function<void()>) override {}
-  bool cancelled() const override { return false; }
-  uint64_t session_serial() const override { return 1; }
-  bool client_supports(const std::string&) const override { return false; }
-  void request_client(const std::string&, Json, std::function<void(Expected<Json>)>) override {}
-  bool become_task(const std::string&) override { return false; }
-  void finish(mcp::ToolResult result) override { results.push_back(std::move(result)); }
-
-  const Json& payload() const { return results.at(0).structured_content; }
-  bool failed() const { return results.at(0).is_error; }
-
-  std::vector<mcp::ToolResult> results;
-
- private:
-  Json arguments_;
-};
 
 Json read_answer(bool pty, Json output) {
   return Json{{"process", Json{{"process_id", "p2"},
@@ -66,54 +38,12 @@ Json read_answer(bool pty, Json output) {
               {"output", std::move(output)}};
 }
 
-class ProcessOutputToolTest : public test_support::FakeBackendTest {
+class ProcessOutputToolTest : public test_support::ProcessToolsFixture {
  protected:
-  void SetUp() override {
-    FakeBackendTest::SetUp();
-    backend_->set_processes(true);
-    computers::ComputerSettings settings;
-    settings.computer_id = test_support::kFakeComputerId;
-    registry_ = std::make_unique<computers::ComputerRegistry>(backend_, settings);
-    lifecycle_ = std::make_unique<computers::ComputerLifecycle>(backend_, settings, registry_.get());
+  std::vector<std::string> make_catalog(bool process_tools = true) { return build(process_tools); }
+  std::shared_ptr<test_support::ProcessCallRecorder> read_output(Json arguments) {
+    return call("process_output", std::move(arguments));
   }
-
-  void release_users() override {
-    tools_.clear();
-    lifecycle_.reset();
-    registry_.reset();
-  }
-
-  std::vector<std::string> make_catalog(bool process_tools = true) {
-    CatalogContext context;
-    context.registry = registry_.get();
-    context.lifecycle = lifecycle_.get();
-    context.terminal_execute_description = "Run a command.";
-    context.process_tools = process_tools;
-    tools_ = make_tool_catalog(context);
-    std::vector<std::string> names;
-    for (const auto& tool : tools_) names.push_back(tool->definition().name);
-    return names;
-  }
-
-  const mcp::Tool* tool(const std::string& name) const {
-    for (const auto& entry : tools_) {
-      if (entry->definition().name == name) return entry.get();
-    }
-    return nullptr;
-  }
-
-  std::shared_ptr<OutputToolCall> read_output(Json arguments) {
-    auto recording = std::make_shared<OutputToolCall>(std::move(arguments));
-    for (const auto& entry : tools_) {
-      if (entry->definition().name == "process_output") entry->call(recording);
-    }
-    run();
-    return recording;
-  }
-
-  std::unique_ptr<computers::ComputerRegistry> registry_;
-  std::unique_ptr<computers::ComputerLifecycle> lifecycle_;
-  std::vector<std::unique_ptr<mcp::Tool>> tools_;
 };
 
 TEST_F(ProcessOutputToolTest, ComesRightAfterTheProcessToolsHiddenFromTheModel) {
